@@ -1,0 +1,25 @@
+"""Site-specific extractors plus the generic fallback.
+
+``REGISTRY`` is the frozen list of extractors, most specific first. Adding a site
+family means adding one module here (with its fixtures and cases) and one line below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from extractors.base import Case, Extractor
+from extractors.generic import GenericExtractor
+
+__all__ = ["REGISTRY", "Case", "Extractor", "by_name"]
+
+REGISTRY: tuple[Extractor, ...] = (
+    GenericExtractor(),
+)
+
+_BY_NAME: Mapping[str, Extractor] = MappingProxyType({e.name: e for e in REGISTRY})
+
+
+def by_name(name: str) -> Extractor | None:
+    return _BY_NAME.get(name)

@@ -1,0 +1,64 @@
+"""The extractor contract.
+
+An extractor is a small declarative unit: a ``name``, a ``version`` (bump it when its
+output changes, so stored snapshots say which reading produced them), the URL patterns
+it claims, an optional cheap content check ``detect``, and a pure ``parse``: no I/O,
+no clock, no config. The registry in ``extractors/__init__.py`` lists them all.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from watcher.records import Document, Record
+
+__all__ = ["Case", "Extractor"]
+
+
+class Extractor:
+    """Base class of every extractor. Subclasses set the class attributes and ``parse``."""
+
+    name: ClassVar[str]
+    version: ClassVar[int] = 1
+    #: Regular expressions matched against the document URL (``re.search``).
+    url_patterns: ClassVar[Sequence[str]] = ()
+    #: Repository paths (regular expressions) a ``github:`` source must fetch for this
+    #: template; empty for extractors that only read single pages.
+    source_paths: ClassVar[Sequence[str]] = ()
+    #: Higher wins when several extractors detect the same document.
+    priority: ClassVar[int] = 50
+
+    def claims_url(self, url: str) -> bool:
+        return any(re.search(p, url) for p in self.url_patterns)
+
+    def detect(self, doc: Document) -> str | None:
+        """Why this extractor fits ``doc`` (a short reason), or None. Must be cheap."""
+        return None
+
+    def parse(self, doc: Document) -> list[Record]:
+        raise NotImplementedError
+
+    def wants_path(self, path: str) -> bool:
+        """Whether a repository file at ``path`` is content this extractor reads."""
+        return any(re.search(p, path) for p in self.source_paths)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Case:
+    """One recorded test case of an extractor, kept beside it.
+
+    ``fixture`` is a file (or, for bundles, a folder) under ``extractors/fixtures/``;
+    the expected items live in ``<fixture>.expected.json``, written by
+    ``python -m extractors.record`` and reviewed by a person.
+    """
+
+    fixture: str
+    url: str
+    content_type: str = "text/html"
+    #: URLs this extractor must claim/detect, and ones it must leave alone.
+    claims: tuple[str, ...] = ()
+    rejects: tuple[str, ...] = ()
+    notes: str = field(default="")

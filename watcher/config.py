@@ -1,0 +1,158 @@
+"""The YAML config file: database, defaults, notification channels and the watch list.
+
+Parsing is strict: an unknown key or a bad value is a ``ConfigError`` naming the key and
+its place, so a typo never silently drops a watch or a notification channel.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from watcher.errors import ConfigError
+
+__all__ = ["ChannelConfig", "Config", "WatchEntry", "load_config", "parse_duration"]
+
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(s|sec|m|min|h|d|w)", re.I)
+_UNIT_SECONDS = {"s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "d": 86400, "w": 604800}
+
+
+def parse_duration(text: str | int | float) -> timedelta:
+    """``"6h"``, ``"90m"``, ``"1d12h"``, ``"7d"`` or seconds as a number."""
+    if isinstance(text, int | float):
+        return timedelta(seconds=float(text))
+    raw = str(text).strip()
+    pos, total = 0, 0.0
+    for match in _DURATION.finditer(raw):
+        if raw[pos : match.start()].strip():
+            break
+        total += float(match[1]) * _UNIT_SECONDS[match[2].lower()]
+        pos = match.end()
+    if pos == 0 or raw[pos:].strip() or total <= 0:
+        raise ConfigError(f"not a duration: {text!r} (use e.g. 30m, 6h, 7d)")
+    return timedelta(seconds=total)
+
+
+@dataclass(frozen=True, kw_only=True)
+class WatchEntry:
+    name: str
+    url: str
+    extractor: str = "auto"
+    every: timedelta = timedelta(hours=12)
+    cron: str | None = None
+    timezone: str | None = None
+    obey_robots: bool = True
+    label: str | None = None
+    tags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChannelConfig:
+    """One notification channel; ``options`` holds the type-specific keys as written."""
+
+    type: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Config:
+    path: Path | None = None
+    database: str | None = None
+    every: timedelta = timedelta(hours=12)
+    notify: tuple[ChannelConfig, ...] = ()
+    watch: tuple[WatchEntry, ...] = ()
+    #: Top-level keys other stages own (e.g. ``daemon:``), passed through unparsed.
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+_TOP_KEYS = {"database", "defaults", "notify", "watch", "daemon", "operator"}
+_WATCH_KEYS = {"name", "url", "extractor", "every", "cron", "timezone", "robots", "label", "tags"}
+
+
+def _require_mapping(value: Any, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"{where}: expected a mapping, got {type(value).__name__}")
+    return value
+
+
+def _check_keys(data: Mapping[str, Any], allowed: set[str], where: str) -> None:
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise ConfigError(f"{where}: unknown key {unknown[0]!r} (allowed: {', '.join(sorted(allowed))})")
+
+
+def _parse_watch(raw: Any, index: int, default_every: timedelta) -> WatchEntry:
+    where = f"watch[{index}]"
+    data = _require_mapping(raw, where)
+    _check_keys(data, _WATCH_KEYS, where)
+    if not data.get("url"):
+        raise ConfigError(f"{where}: 'url' is required")
+    url = str(data["url"])
+    name = str(data.get("name") or url)
+    tags = data.get("tags") or ()
+    if isinstance(tags, str):
+        tags = (tags,)
+    return WatchEntry(
+        name=name,
+        url=url,
+        extractor=str(data.get("extractor") or "auto"),
+        every=parse_duration(data["every"]) if data.get("every") else default_every,
+        cron=data.get("cron"),
+        timezone=data.get("timezone"),
+        obey_robots=bool(data.get("robots", True)),
+        label=data.get("label"),
+        tags=tuple(str(t) for t in tags),
+    )
+
+
+def parse_config(data: Any, path: Path | None = None) -> Config:
+    """Validate a loaded YAML document into a ``Config``."""
+    if data is None:
+        data = {}
+    data = _require_mapping(data, str(path or "config"))
+    _check_keys(data, _TOP_KEYS, str(path or "config"))
+    defaults = _require_mapping(data.get("defaults") or {}, "defaults")
+    _check_keys(defaults, {"every"}, "defaults")
+    every = parse_duration(defaults.get("every", "12h"))
+    notify = []
+    for i, raw in enumerate(data.get("notify") or []):
+        channel = _require_mapping(raw, f"notify[{i}]")
+        if not channel.get("type"):
+            raise ConfigError(f"notify[{i}]: 'type' is required (email, webhook, apprise)")
+        options = {k: v for k, v in channel.items() if k != "type"}
+        notify.append(ChannelConfig(type=str(channel["type"]), options=options))
+    watch = [_parse_watch(raw, i, every) for i, raw in enumerate(data.get("watch") or [])]
+    names = [w.name for w in watch]
+    if dup := next((n for n in names if names.count(n) > 1), None):
+        raise ConfigError(f"watch: the name {dup!r} is used twice")
+    return Config(
+        path=path,
+        database=data.get("database"),
+        every=every,
+        notify=tuple(notify),
+        watch=tuple(watch),
+        extra={k: data[k] for k in ("daemon", "operator") if k in data},
+    )
+
+
+def load_config(path: str | os.PathLike[str]) -> Config:
+    """Read and validate the YAML file at ``path``."""
+    file = Path(path).expanduser()
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read config {file}: {exc.strerror}") from exc
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark else ""
+        raise ConfigError(f"config {file} is not valid YAML{where}") from exc
+    return parse_config(data, file)

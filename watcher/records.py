@@ -1,0 +1,152 @@
+"""Typed records: what an extractor reads from a page, and what the diff compares.
+
+Every record is a frozen, keyword-only dataclass with a ``kind`` and a stable ``key``,
+so items are compared by identity, never by their position on the page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any, ClassVar, TypeAlias
+
+from watcher.text import normalise_key
+
+__all__ = [
+    "KINDS",
+    "Award",
+    "Document",
+    "Member",
+    "NewsItem",
+    "Paper",
+    "Record",
+    "Role",
+    "record_from_fields",
+]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Paper:
+    kind: ClassVar[str] = "paper"
+    title: str
+    authors: tuple[str, ...] = ()
+    venue: str | None = None
+    year: int | None = None
+    url: str | None = None
+    doi: str | None = None
+    arxiv: str | None = None
+
+    @property
+    def key(self) -> str:
+        """DOI, else arXiv id, else the normalised title."""
+        if self.doi:
+            return f"doi:{self.doi.lower()}"
+        if self.arxiv:
+            return f"arxiv:{self.arxiv}"
+        return f"title:{normalise_key(self.title)}"
+
+    @property
+    def label(self) -> str:
+        return self.title
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Role:
+    kind: ClassVar[str] = "role"
+    title: str
+    organization: str | None = None
+    start: str | None = None
+    end: str | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{normalise_key(self.title)}|{normalise_key(self.organization)}"
+
+    @property
+    def label(self) -> str:
+        return ", ".join(p for p in (self.title, self.organization) if p)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class NewsItem:
+    kind: ClassVar[str] = "news"
+    text: str
+    date: str | None = None
+    url: str | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.date or ''}|{normalise_key(self.text)}"
+
+    @property
+    def label(self) -> str:
+        return f"{self.date}: {self.text}" if self.date else self.text
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Award:
+    kind: ClassVar[str] = "award"
+    title: str
+    organization: str | None = None
+    year: int | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{normalise_key(self.title)}|{self.year or ''}"
+
+    @property
+    def label(self) -> str:
+        return f"{self.title} ({self.year})" if self.year else self.title
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Member:
+    kind: ClassVar[str] = "member"
+    name: str
+    role: str | None = None
+    url: str | None = None
+
+    @property
+    def key(self) -> str:
+        return normalise_key(self.name)
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} ({self.role})" if self.role else self.name
+
+
+Record: TypeAlias = Paper | Role | NewsItem | Award | Member
+
+KINDS: Mapping[str, type[Record]] = {cls.kind: cls for cls in (Paper, Role, NewsItem, Award, Member)}
+
+
+def record_fields(record: Record) -> dict[str, Any]:
+    """The record's fields as JSON-ready values (tuples become lists)."""
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(record).items()}
+
+
+def record_from_fields(kind: str, fields: Mapping[str, Any]) -> Record:
+    """Rebuild a record from stored JSON fields (unknown keys are ignored)."""
+    cls = KINDS[kind]
+    known = {k: v for k, v in fields.items() if k in cls.__dataclass_fields__}
+    if "authors" in known:
+        known["authors"] = tuple(known["authors"] or ())
+    return cls(**known)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Document:
+    """What an extractor reads: one fetched page or file, or a bundle of repository files.
+
+    ``files`` maps repository paths to their text for ``github:`` sources (and is empty
+    for a single page); ``text`` is then empty.
+    """
+
+    url: str
+    text: str = ""
+    content_type: str = "text/html"
+    files: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def is_bundle(self) -> bool:
+        return bool(self.files)

@@ -1,0 +1,200 @@
+"""Typed SQLAlchemy 2 models: sources, snapshots and their bodies, items, changes, deliveries."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeDecorator
+
+__all__ = ["Base", "Body", "Change", "Delivery", "DeliveryChange", "Item", "Snapshot", "Source"]
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timezone-aware UTC timestamp on every backend (SQLite stores naive values)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to a UTC column")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+intpk = Annotated[int, mapped_column(Integer, primary_key=True, autoincrement=True)]
+timestamp = Annotated[datetime, mapped_column(UTCDateTime)]
+json_dict = Annotated[dict[str, Any], mapped_column(JSON)]
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class Source(Base):
+    """A watched page, file or repository, and its scheduling state."""
+
+    __tablename__ = "source"
+
+    id: Mapped[intpk]
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    url: Mapped[str] = mapped_column(String(2000), unique=True)
+    label: Mapped[str | None] = mapped_column(String(200))
+    extractor: Mapped[str] = mapped_column(String(64), default="auto")
+    every_seconds: Mapped[int] = mapped_column(Integer, default=12 * 3600)
+    cron: Mapped[str | None] = mapped_column(String(120))
+    timezone: Mapped[str | None] = mapped_column(String(64))
+    obey_robots: Mapped[bool] = mapped_column(default=True)
+    tags: Mapped[list[str]] = mapped_column(JSON, default=list)
+    #: Whether the source came from the config file (``watcher sync`` manages those).
+    from_config: Mapped[bool] = mapped_column(default=False)
+    #: False once removed: history is kept, checks stop.
+    active: Mapped[bool] = mapped_column(default=True)
+    created_at: Mapped[timestamp]
+
+    next_due_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
+    lease_owner: Mapped[str | None] = mapped_column(String(120))
+    lease_expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    last_checked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: new | changed | unchanged | baseline | suspect | error
+    last_status: Mapped[str | None] = mapped_column(String(32))
+    last_error: Mapped[str | None] = mapped_column(Text)
+    failures: Mapped[int] = mapped_column(Integer, default=0)
+    #: The check that last recorded changes; ``watcher diff`` shows its changes by default.
+    last_change_check_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: HTTP validators and, for repositories, the tree etag and blob shas.
+    fetch_state: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    #: Set once the operator was told this source is failing or suspect (alert once).
+    alerted: Mapped[str | None] = mapped_column(String(32))
+
+    items: Mapped[list[Item]] = relationship(back_populates="source", cascade="all, delete-orphan")
+
+
+class Body(Base):
+    """A compressed page body, stored once per distinct content hash."""
+
+    __tablename__ = "body"
+
+    hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    size: Mapped[int] = mapped_column(Integer)
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+class Snapshot(Base):
+    """One fetch of a source and what came of it."""
+
+    __tablename__ = "snapshot"
+    __table_args__ = (Index("ix_snapshot_source_fetched", "source_id", "fetched_at"),)
+
+    id: Mapped[intpk]
+    source_id: Mapped[int] = mapped_column(ForeignKey("source.id", ondelete="CASCADE"))
+    fetched_at: Mapped[timestamp]
+    status: Mapped[int | None] = mapped_column(Integer)
+    etag: Mapped[str | None] = mapped_column(String(500))
+    last_modified: Mapped[str | None] = mapped_column(String(100))
+    content_hash: Mapped[str | None] = mapped_column(String(64), ForeignKey("body.hash"))
+    extractor: Mapped[str | None] = mapped_column(String(64))
+    extractor_version: Mapped[int | None] = mapped_column(Integer)
+    item_count: Mapped[int | None] = mapped_column(Integer)
+    #: new | changed | unchanged | baseline | suspect | error
+    outcome: Mapped[str] = mapped_column(String(32))
+    error: Mapped[str | None] = mapped_column(Text)
+    duration_ms: Mapped[int | None] = mapped_column(Integer)
+
+
+class Item(Base):
+    """The current state of one item (paper, role, news, award, member) of a source."""
+
+    __tablename__ = "item"
+    __table_args__ = (UniqueConstraint("source_id", "kind", "key", name="uq_item_source_kind_key"),)
+
+    id: Mapped[intpk]
+    source_id: Mapped[int] = mapped_column(ForeignKey("source.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    key: Mapped[str] = mapped_column(String(1000))
+    fields: Mapped[json_dict]
+    position: Mapped[int] = mapped_column(Integer, default=0)
+    first_seen: Mapped[timestamp]
+    last_seen: Mapped[timestamp]
+    removed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    source: Mapped[Source] = relationship(back_populates="items")
+
+
+class Change(Base):
+    """One reported change of one item."""
+
+    __tablename__ = "change"
+    __table_args__ = (Index("ix_change_source_detected", "source_id", "detected_at"),)
+
+    id: Mapped[intpk]
+    source_id: Mapped[int] = mapped_column(ForeignKey("source.id", ondelete="CASCADE"))
+    item_id: Mapped[int | None] = mapped_column(ForeignKey("item.id", ondelete="SET NULL"))
+    snapshot_id: Mapped[int | None] = mapped_column(ForeignKey("snapshot.id", ondelete="SET NULL"))
+    kind: Mapped[str] = mapped_column(String(16))
+    #: added | removed | modified
+    change: Mapped[str] = mapped_column(String(16))
+    before: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    delta: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    detected_at: Mapped[timestamp] = mapped_column(index=True)
+
+
+class Delivery(Base):
+    """The outbox: one message to send on one channel, written with the changes it carries."""
+
+    __tablename__ = "delivery"
+    __table_args__ = (Index("ix_delivery_status_next", "status", "next_attempt_at"),)
+
+    id: Mapped[intpk]
+    channel: Mapped[str] = mapped_column(String(64))
+    target: Mapped[str] = mapped_column(String(2000))
+    #: pending | sent | failed
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[timestamp]
+    next_attempt_at: Mapped[timestamp]
+    sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    last_error: Mapped[str | None] = mapped_column(Text)
+    idempotency_key: Mapped[str] = mapped_column(String(64), unique=True)
+    #: Extra payload for non-change messages (operator alerts, tests).
+    payload: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+
+    changes: Mapped[list[DeliveryChange]] = relationship(cascade="all, delete-orphan")
+
+
+class DeliveryChange(Base):
+    """Which changes a delivery carries."""
+
+    __tablename__ = "delivery_change"
+
+    delivery_id: Mapped[int] = mapped_column(ForeignKey("delivery.id", ondelete="CASCADE"), primary_key=True)
+    change_id: Mapped[int] = mapped_column(ForeignKey("change.id", ondelete="CASCADE"), primary_key=True)

@@ -1,0 +1,147 @@
+"""Small shared cleaning functions: whitespace, titles, names, dates, identifiers.
+
+Extractors and the normalise stage both use these, so a page's text is cleaned
+the same way wherever it comes from.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from datetime import date
+
+__all__ = [
+    "clean_text",
+    "clean_title",
+    "find_arxiv",
+    "find_doi",
+    "normalise_key",
+    "parse_date",
+    "parse_year",
+    "split_authors",
+]
+
+_SPACE = re.compile(r"\s+")
+_DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"'<>]+)", re.I)
+_ARXIV_NEW = re.compile(r"(?:arxiv\.org/(?:abs|pdf|html)/|arxiv[:\s]\s*)(\d{4}\.\d{4,5})(?:v\d+)?", re.I)
+_ARXIV_OLD = re.compile(r"(?:arxiv\.org/(?:abs|pdf)/|arxiv:\s*)([a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?", re.I)
+_YEAR = re.compile(r"(?<!\d)(19[5-9]\d|20\d\d)(?!\d)")
+_TRAILING = " \t\r\n.,;:-–—|"
+_QUOTES = "\"'“”‘’«»`"
+
+
+def clean_text(text: str | None) -> str:
+    """Collapse whitespace (including non-breaking spaces) and trim."""
+    if not text:
+        return ""
+    text = unicodedata.normalize("NFC", text).replace("\u00a0", " ").replace("\u200b", "")
+    return _SPACE.sub(" ", text).strip()
+
+
+def clean_title(text: str | None) -> str:
+    """A title as a person would quote it: no surrounding quotes, markup or trailing punctuation."""
+    text = clean_text(text)
+    text = re.sub(r"[*_]{1,3}([^*_]+)[*_]{1,3}", r"\1", text)  # markdown emphasis
+    text = text.strip(_QUOTES + " ")
+    text = text.rstrip(_TRAILING).strip(_QUOTES + " ")
+    text = re.sub(r"^[{]+|[}]+$", "", text)  # BibTeX protective braces
+    return text.replace("{", "").replace("}", "").strip()
+
+
+def normalise_key(text: str | None) -> str:
+    """A comparison key: lower case, accents folded, only letters and digits, single spaces.
+
+    "A Fast  Model: (v2)" and "a fast model v2" give the same key, so re-typesetting a
+    title never changes an item's identity.
+    """
+    text = unicodedata.normalize("NFKD", clean_text(text).casefold())
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return _SPACE.sub(" ", re.sub(r"[^\w]+", " ", text)).strip()
+
+
+def split_authors(text: str | None) -> tuple[str, ...]:
+    """Split an author line ("A, B, and C" / "A and B" / "A; B") into clean names."""
+    text = clean_text(text)
+    if not text:
+        return ()
+    text = re.sub(r"[*†‡§¶✝#]+", "", text)
+    parts = re.split(r"\s*;\s*|\s*,\s*(?:and\s+|&\s*)?|\s+and\s+|\s+&\s+", text)
+    names = [p.strip(" .") for p in parts]
+    return tuple(n for n in names if n and n.lower() not in {"et al", "others", "etc"})
+
+
+def find_doi(text: str | None) -> str | None:
+    """The first DOI in a text or link, lower-cased, without trailing punctuation."""
+    if not text:
+        return None
+    match = _DOI.search(text)
+    return match.group(1).rstrip(".,;)").lower() if match else None
+
+
+def find_arxiv(text: str | None) -> str | None:
+    """The first arXiv identifier in a text or link, without its version suffix."""
+    if not text:
+        return None
+    match = _ARXIV_NEW.search(text) or _ARXIV_OLD.search(text)
+    return match.group(1) if match else None
+
+
+def parse_year(text: str | int | None) -> int | None:
+    """The last plausible year in a text ("NeurIPS 2026" -> 2026)."""
+    if isinstance(text, int):
+        return text if 1950 <= text <= 2099 else None
+    years = _YEAR.findall(text or "")
+    return int(years[-1]) if years else None
+
+
+_MONTHS = {
+    m: i + 1
+    for i, names in enumerate(
+        [
+            ("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"),
+            ("may",), ("jun", "june"), ("jul", "july"), ("aug", "august"),
+            ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"), ("dec", "december"),
+        ]
+    )
+    for m in names
+}
+
+
+def parse_date(text: str | None) -> str | None:
+    """An ISO date (or ``YYYY-MM`` / ``YYYY``) for what a page writes as a date.
+
+    Handles "Sep 02, 2026", "2 September 2026", "2026/10", "2026-10-02", "10/2026",
+    "Present"/"now" (-> None) and plain years. Anything else gives None rather than a guess.
+    """
+    text = clean_text(text).strip("[]() .:")
+    if not text or text.lower() in {"present", "now", "current", "today", "ongoing"}:
+        return None
+    if m := re.fullmatch(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[T ].*)?", text):
+        return _iso(int(m[1]), int(m[2]), int(m[3]))
+    if m := re.fullmatch(r"(\d{4})[-/.](\d{1,2})", text):
+        return _iso(int(m[1]), int(m[2]))
+    if m := re.fullmatch(r"(\d{1,2})[-/.](\d{4})", text):
+        return _iso(int(m[2]), int(m[1]))
+    if m := re.fullmatch(r"([A-Za-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})", text):
+        month = _MONTHS.get(m[1].lower())
+        return _iso(int(m[3]), month, int(m[2])) if month else None
+    if m := re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]+)\.?,?\s+(\d{4})", text):
+        month = _MONTHS.get(m[2].lower())
+        return _iso(int(m[3]), month, int(m[1])) if month else None
+    if m := re.fullmatch(r"([A-Za-z]+)\.?,?\s+(\d{4})", text):
+        month = _MONTHS.get(m[1].lower())
+        return _iso(int(m[2]), month) if month else None
+    if m := re.fullmatch(r"(\d{4})", text):
+        return m[1]
+    return None
+
+
+def _iso(year: int, month: int | None, day: int | None = None) -> str | None:
+    try:
+        if day is not None and month is not None:
+            return date(year, month, day).isoformat()
+        if month is not None and 1 <= month <= 12:
+            return f"{year:04d}-{month:02d}"
+    except ValueError:
+        return None
+    return None
