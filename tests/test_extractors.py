@@ -1,0 +1,57 @@
+"""Every extractor's recorded cases: the fixture parses to exactly the reviewed output,
+and routing picks the extractor for the URLs it must claim and not for the ones it rejects."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from extractors.base import Case, Extractor
+from extractors.cases import all_cases, case_document, expected_path, run_case
+from watcher.extract import choose_extractor
+from watcher.records import Document
+
+CASES = list(all_cases())
+
+
+def _id(pair: tuple[Extractor, Case]) -> str:
+    return f"{pair[0].name}:{pair[1].fixture}"
+
+
+@pytest.mark.parametrize("pair", CASES, ids=[_id(p) for p in CASES])
+def test_case_output_matches_recorded(pair: tuple[Extractor, Case]) -> None:
+    extractor, case = pair
+    expected = json.loads(expected_path(case).read_text(encoding="utf-8"))
+    assert run_case(extractor, case) == expected
+
+
+@pytest.mark.parametrize("pair", CASES, ids=[_id(p) for p in CASES])
+def test_auto_routing_picks_the_extractor(pair: tuple[Extractor, Case]) -> None:
+    extractor, case = pair
+    chosen, _reason = choose_extractor(case_document(case))
+    assert chosen.name == extractor.name
+
+
+@pytest.mark.parametrize("pair", [p for p in CASES if p[1].claims or p[1].rejects], ids=_id)
+def test_url_claims(pair: tuple[Extractor, Case]) -> None:
+    extractor, case = pair
+    for url in case.claims:
+        assert extractor.claims_url(url), url
+    for url in case.rejects:
+        assert not extractor.claims_url(url), url
+
+
+def test_every_extractor_has_cases() -> None:
+    names = {e.name for e, _ in CASES}
+    from extractors import REGISTRY
+
+    missing = [e.name for e in REGISTRY if e.name not in names]
+    assert not missing, f"extractors without recorded cases: {missing}"
+
+
+def test_empty_document_gives_no_records() -> None:
+    from extractors import REGISTRY
+
+    for extractor in REGISTRY:
+        assert extractor.parse(Document(url="https://example.org/", text="")) == []
