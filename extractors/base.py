@@ -41,6 +41,11 @@ class Extractor:
     def parse(self, doc: Document) -> list[Record]:
         raise NotImplementedError
 
+    def better_source(self, doc: Document) -> str | None:
+        """A URL that holds this page's content in a cleaner form (a ``papers.bib``, a
+        ``github:owner/repo``), for ``watcher add`` to suggest; None when there is none."""
+        return None
+
     def wants_path(self, path: str) -> bool:
         """Whether a repository file at ``path`` is content this extractor reads."""
         return any(re.search(p, path) for p in self.source_paths)
