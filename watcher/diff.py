@@ -1,0 +1,448 @@
+"""The diff stage: the stored items of a source against what its page shows now.
+
+Items are compared by identity (their ``key``), never by position, so a reordered page
+reports nothing. What is left unmatched on both sides is paired by fuzzy similarity
+(rapidfuzz), so a fixed typo in a title, a paper that gains a DOI (its key moves from
+``title:`` to ``doi:``) or a reworded news item of the same date is one *modified* item,
+not a removal plus an addition. A matched item is *modified* only when a field that a
+reader cares about changed in substance (``MEANINGFUL_FIELDS``); everything else is a
+quiet refresh the pipeline stores without telling anyone.
+
+The collapse guard: when an extraction suddenly yields nothing, far fewer items, or would
+remove most of what was there, the page is far more likely an error page, a redesign or a
+template the extractor no longer reads than a researcher deleting their work. Then
+``suspect`` says why and no change at all is reported (additions included: a redesign
+that is read as new items would spam just as badly); the pipeline keeps the old items
+and warns the operator.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+from deepdiff import DeepDiff
+from rapidfuzz import fuzz, process
+from rapidfuzz.distance import Levenshtein
+
+from watcher.records import Record, record_fields
+from watcher.text import normalise_key
+
+__all__ = [
+    "MEANINGFUL_FIELDS",
+    "DiffResult",
+    "FieldRule",
+    "ItemChange",
+    "ItemRefresh",
+    "StoredItem",
+    "diff_items",
+    "meaningful_delta",
+]
+
+
+@dataclass(frozen=True, kw_only=True)
+class StoredItem:
+    """What the database holds for one current item of a source."""
+
+    kind: str
+    key: str
+    fields: dict[str, Any]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ItemChange:
+    """One reported change.
+
+    ``key`` is the new key (the old one for *removed*); ``old_key`` is, for *modified*,
+    the stored key the item replaces (it may equal ``key``). ``delta`` maps each
+    meaningful field that changed to ``{"old": ..., "new": ...}``.
+    """
+
+    change: Literal["added", "removed", "modified"]
+    kind: str
+    key: str
+    old_key: str | None = None
+    before: dict[str, Any] | None = None
+    after: dict[str, Any] | None = None
+    delta: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ItemRefresh:
+    """A matched item whose stored key or fields should be updated without reporting a change.
+
+    For instance a paper that gained a DOI link (``old_key`` ``title:…``, ``key`` ``doi:…``),
+    or a news item whose wording only changed its punctuation.
+    """
+
+    kind: str
+    key: str
+    old_key: str
+    fields: dict[str, Any]
+
+
+@dataclass(frozen=True, kw_only=True)
+class DiffResult:
+    """The outcome of one diff.
+
+    ``suspect`` is the reason when the extraction looks broken; then ``changes`` and
+    ``refreshed`` are empty. ``unchanged`` counts matched items with no reported change
+    (refreshed ones included).
+    """
+
+    changes: tuple[ItemChange, ...]
+    suspect: str | None
+    unchanged: int
+    refreshed: tuple[ItemRefresh, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class FieldRule:
+    """When a difference in one field is worth reporting.
+
+    Values are compared normalised (case, accents, punctuation and spacing ignored; author
+    lists by surname and first initial, in any order). A value that disappears is never
+    reported: pages drop details (a venue badge, a link) far more often than facts are
+    retracted. ``appearing`` reports a value that appears where there was none (a venue
+    for a preprint, an end date for a current role). ``typo_tolerant`` ignores edits of
+    at most two letters inside words of five or more letters ("accpted" -> "accepted"),
+    never a change of digits or of short words (ICCV -> ECCV stays a change).
+    """
+
+    appearing: bool = False
+    typo_tolerant: bool = False
+
+
+_CHANGE = FieldRule()
+_APPEAR = FieldRule(appearing=True)
+
+#: The fields of each kind whose change is reported as *modified*; other fields (urls,
+#: DOIs, arXiv ids) are refreshed silently: a paper gaining a DOI link is not news.
+MEANINGFUL_FIELDS: Mapping[str, Mapping[str, FieldRule]] = {
+    # arXiv -> CVPR (venue) and 2023 -> 2024 (year) are the classic modified paper;
+    # a title typo fix or a changed author list too.
+    "paper": {
+        "title": _CHANGE,
+        "authors": _CHANGE,
+        "venue": FieldRule(appearing=True, typo_tolerant=True),
+        "year": _CHANGE,
+    },
+    # A promotion, a new organisation, a role that ends (an end date appears).
+    "role": {"title": _CHANGE, "organization": _APPEAR, "start": _CHANGE, "end": _APPEAR},
+    # A reworded item; a corrected date.
+    "news": {"text": _CHANGE, "date": _CHANGE},
+    "award": {"title": _CHANGE, "organization": _APPEAR, "year": _CHANGE},
+    # PhD student -> Alumni.
+    "member": {"name": _CHANGE, "role": _APPEAR},
+}
+
+#: Minimum similarity (0-100, rapidfuzz) of two normalised labels to be one item.
+TITLE_THRESHOLD = 90.0
+#: Two news items of the same date are one reworded item from this text similarity on.
+SAME_DATE_NEWS_THRESHOLD = 50.0
+#: A role keeping its title may move to an organisation this similar (Google Research -> Google DeepMind).
+ORGANISATION_THRESHOLD = 50.0
+
+
+def diff_items(
+    previous: Sequence[StoredItem],
+    current: Sequence[Record],
+    *,
+    min_ratio: float = 0.5,
+    min_items_for_guard: int = 4,
+) -> DiffResult:
+    """Compare the stored items of a source with the records its page shows now.
+
+    ``current`` should be normalised (``watcher.normalise``). An empty ``previous`` (the
+    first check) reports every current item as added. See the module docstring for the
+    matching rules and the collapse guard.
+    """
+    old = _dedupe(_Entry(kind=p.kind, key=p.key, fields=p.fields) for p in previous)
+    new = _dedupe(_Entry(kind=r.kind, key=r.key, fields=record_fields(r)) for r in current)
+    pairs, lost, found = _match(old, new)
+    reason = _collapse_reason(old, new, lost, min_ratio=min_ratio, min_items=min_items_for_guard)
+    if reason is not None:
+        return DiffResult(changes=(), suspect=reason, unchanged=0)
+    # Changes read in page order: modified and added items where they now stand, then removals.
+    position = {id(e): n for n, e in enumerate(new)}
+    placed: list[tuple[int, ItemChange]] = []
+    refreshed: list[ItemRefresh] = []
+    unchanged = 0
+    for before, after in pairs:
+        delta = meaningful_delta(before.kind, before.fields, after.fields)
+        if delta:
+            placed.append((position[id(after)], _modified(before, after, delta)))
+            continue
+        unchanged += 1
+        if before.key != after.key or before.fields != after.fields:
+            refreshed.append(ItemRefresh(kind=after.kind, key=after.key, old_key=before.key, fields=after.fields))
+    placed.extend((position[id(e)], ItemChange(change="added", kind=e.kind, key=e.key, after=e.fields)) for e in found)
+    changes = [change for _, change in sorted(placed, key=lambda p: p[0])]
+    changes.extend(ItemChange(change="removed", kind=e.kind, key=e.key, before=e.fields) for e in lost)
+    return DiffResult(changes=tuple(changes), suspect=None, unchanged=unchanged, refreshed=tuple(refreshed))
+
+
+def meaningful_delta(kind: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
+    """The changes between two field sets of one item that ``MEANINGFUL_FIELDS`` reports.
+
+    ``{"venue": {"old": "arXiv", "new": "CVPR 2026"}}``; empty when nothing meaningful changed.
+    """
+    rules = MEANINGFUL_FIELDS[kind]
+    old_view = {name: _comparable(name, before.get(name)) for name in rules}
+    new_view = {name: _comparable(name, after.get(name)) for name in rules}
+    if old_view == new_view:
+        return {}
+    found = DeepDiff(old_view, new_view, ignore_order=True, view="tree")
+    changed = {level.path(output_format="list")[0] for levels in found.values() for level in levels}
+    return {
+        name: {"old": before.get(name), "new": after.get(name)}
+        for name in rules
+        if name in changed and _reportable(rules[name], old_view[name], new_view[name])
+    }
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Entry:
+    kind: str
+    key: str
+    fields: dict[str, Any]
+
+
+def _dedupe(entries: Iterable[_Entry]) -> list[_Entry]:
+    """Keep the first entry of each identity (normalised input has no duplicates)."""
+    seen: set[tuple[str, str]] = set()
+    kept = []
+    for entry in entries:
+        if (entry.kind, entry.key) not in seen:
+            seen.add((entry.kind, entry.key))
+            kept.append(entry)
+    return kept
+
+
+def _match(old: list[_Entry], new: list[_Entry]) -> tuple[list[tuple[_Entry, _Entry]], list[_Entry], list[_Entry]]:
+    """Pairs (before, after), then the unmatched old (removed) and new (added) entries."""
+    new_by_id = {(e.kind, e.key): e for e in new}
+    pairs = [(e, new_by_id[(e.kind, e.key)]) for e in old if (e.kind, e.key) in new_by_id]
+    matched = {(e.kind, e.key) for e, _ in pairs}
+    lost = [e for e in old if (e.kind, e.key) not in matched]
+    found = [e for e in new if (e.kind, e.key) not in matched]
+    for kind in {e.kind for e in lost} & {e.kind for e in found}:
+        olds = [e for e in lost if e.kind == kind]
+        news = [e for e in found if e.kind == kind]
+        fuzzy = _pair_greedily(_SCORERS[kind](olds, news))
+        pairs.extend((olds[i], news[j]) for i, j in fuzzy)
+        paired_old = {id(olds[i]) for i, _ in fuzzy}
+        paired_new = {id(news[j]) for _, j in fuzzy}
+        lost = [e for e in lost if id(e) not in paired_old]
+        found = [e for e in found if id(e) not in paired_new]
+    return pairs, lost, found
+
+
+_Candidates = list[tuple[float, int, int]]
+
+
+def _pair_greedily(candidates: _Candidates) -> list[tuple[int, int]]:
+    """Best-scoring pairs first, each entry used once (ties: page order)."""
+    used_old: set[int] = set()
+    used_new: set[int] = set()
+    chosen = []
+    for _, i, j in sorted(candidates, key=lambda c: (-c[0], c[1], c[2])):
+        if i not in used_old and j not in used_new:
+            used_old.add(i)
+            used_new.add(j)
+            chosen.append((i, j))
+    return chosen
+
+
+def _similarity(left: Sequence[str], right: Sequence[str], *, cutoff: float) -> np.ndarray:
+    """Pairwise similarity of normalised strings: the better of plain and word-order-free ratio."""
+    plain = process.cdist(left, right, scorer=fuzz.ratio, score_cutoff=cutoff, dtype=np.float32)
+    reordered = process.cdist(left, right, scorer=fuzz.token_sort_ratio, score_cutoff=cutoff, dtype=np.float32)
+    return np.maximum(plain, reordered)
+
+
+def _field_keys(entries: Sequence[_Entry], name: str) -> list[str]:
+    return [normalise_key(e.fields.get(name)) for e in entries]
+
+
+def _score_papers(olds: Sequence[_Entry], news: Sequence[_Entry]) -> _Candidates:
+    """Same DOI, arXiv id or title: the same paper; else titles at least 90 % alike.
+
+    Two different DOIs (or arXiv ids) never pair: a workshop and a journal version are two papers.
+    """
+    candidates: _Candidates = []
+    sims = _similarity(_field_keys(olds, "title"), _field_keys(news, "title"), cutoff=TITLE_THRESHOLD)
+    for i, j in zip(*np.nonzero(sims), strict=True):
+        before, after = olds[i].fields, news[j].fields
+        if _conflict(before, after, "doi") or _conflict(before, after, "arxiv"):
+            continue
+        same_id = _same(before, after, "doi") or _same(before, after, "arxiv")
+        candidates.append((200.0 if same_id else float(sims[i, j]), int(i), int(j)))
+    matched = {(i, j) for _, i, j in candidates}
+    for name in ("doi", "arxiv"):
+        new_by_id: dict[str, list[int]] = {}
+        for j, after in enumerate(news):
+            if after.fields.get(name):
+                new_by_id.setdefault(after.fields[name], []).append(j)
+        for i, before in enumerate(olds):
+            for j in new_by_id.get(before.fields.get(name) or "", ()):
+                if (i, j) not in matched:
+                    matched.add((i, j))
+                    candidates.append((200.0, i, j))
+    return candidates
+
+
+def _score_news(olds: Sequence[_Entry], news: Sequence[_Entry]) -> _Candidates:
+    """A reworded item keeps its date: same date pairs (the only one of that date, or text 50 % alike).
+
+    Different dates pair only with the same text (a corrected date); an undated item needs 90 %.
+    """
+    old_dates = [e.fields.get("date") for e in olds]
+    new_dates = [e.fields.get("date") for e in news]
+    old_count, new_count = Counter(old_dates), Counter(new_dates)
+    sims = process.cdist(_field_keys(olds, "text"), _field_keys(news, "text"), scorer=fuzz.token_set_ratio)
+    candidates: _Candidates = []
+    for i, old_date in enumerate(old_dates):
+        for j, new_date in enumerate(new_dates):
+            sim = float(sims[i, j])
+            if old_date and new_date and old_date != new_date:
+                accept = sim == 100.0
+            elif old_date and old_date == new_date:
+                alone = old_count[old_date] == 1 and new_count[new_date] == 1
+                accept = alone or sim >= SAME_DATE_NEWS_THRESHOLD
+            else:
+                accept = sim >= TITLE_THRESHOLD
+            if accept:
+                candidates.append((sim, i, j))
+    return candidates
+
+
+def _score_roles(olds: Sequence[_Entry], news: Sequence[_Entry]) -> _Candidates:
+    """Same organisation (a promotion), or same title at a similar or newly named organisation."""
+    old_titles, new_titles = _field_keys(olds, "title"), _field_keys(news, "title")
+    old_orgs, new_orgs = _field_keys(olds, "organization"), _field_keys(news, "organization")
+    title_sims = process.cdist(old_titles, new_titles, scorer=fuzz.token_set_ratio)
+    org_sims = process.cdist(old_orgs, new_orgs, scorer=fuzz.token_set_ratio)
+    candidates: _Candidates = []
+    for i in range(len(olds)):
+        for j in range(len(news)):
+            title_sim, org_sim = float(title_sims[i, j]), float(org_sims[i, j])
+            if old_orgs[i] and old_orgs[i] == new_orgs[j]:
+                candidates.append((100.0 + title_sim, i, j))
+            elif old_titles[i] == new_titles[j] and (
+                not old_orgs[i] or not new_orgs[j] or org_sim >= ORGANISATION_THRESHOLD
+            ):
+                candidates.append((100.0 + org_sim, i, j))
+            elif min(title_sim, org_sim) >= TITLE_THRESHOLD:
+                candidates.append((title_sim, i, j))
+    return candidates
+
+
+def _score_by_field(name: str) -> Callable[[Sequence[_Entry], Sequence[_Entry]], _Candidates]:
+    """Pair by one field's similarity (an award's title, a member's name)."""
+
+    def score(olds: Sequence[_Entry], news: Sequence[_Entry]) -> _Candidates:
+        sims = _similarity(_field_keys(olds, name), _field_keys(news, name), cutoff=TITLE_THRESHOLD)
+        return [
+            (float(sims[i, j]), int(i), int(j))
+            for i, j in zip(*np.nonzero(sims), strict=True)
+            if not _conflict(olds[i].fields, news[j].fields, "year")
+        ]
+
+    return score
+
+
+_SCORERS: Mapping[str, Callable[[Sequence[_Entry], Sequence[_Entry]], _Candidates]] = {
+    "paper": _score_papers,
+    "news": _score_news,
+    "role": _score_roles,
+    # The same award in another year is another award.
+    "award": _score_by_field("title"),
+    "member": _score_by_field("name"),
+}
+
+
+def _same(before: Mapping[str, Any], after: Mapping[str, Any], name: str) -> bool:
+    return bool(before.get(name)) and before.get(name) == after.get(name)
+
+
+def _conflict(before: Mapping[str, Any], after: Mapping[str, Any], name: str) -> bool:
+    return bool(before.get(name)) and bool(after.get(name)) and before.get(name) != after.get(name)
+
+
+def _comparable(name: str, value: Any) -> Any:
+    """A field value with its formatting removed."""
+    if name == "authors":
+        return [_author_signature(a) for a in value or ()]
+    if isinstance(value, str):
+        return normalise_key(value) or None
+    return value
+
+
+def _author_signature(name: str) -> str:
+    """Surname and first initial: "Siddharth S. Iyer", "S. Iyer" and "Iyer, Siddharth" agree."""
+    if "," in name:
+        surname, _, given = name.partition(",")
+        surname_words, given_words = normalise_key(surname).split(), normalise_key(given).split()
+    else:
+        words = normalise_key(name).split()
+        surname_words, given_words = words[-1:], words[:-1]
+    initial = given_words[0][:1] if given_words else ""
+    return f"{' '.join(surname_words)} {initial}".strip()
+
+
+def _reportable(rule: FieldRule, old: Any, new: Any) -> bool:
+    if _blank(new):
+        return False
+    if _blank(old):
+        return rule.appearing
+    return not (rule.typo_tolerant and isinstance(old, str) and isinstance(new, str) and _only_typos(old, new))
+
+
+def _blank(value: Any) -> bool:
+    return value is None or value == "" or value == []
+
+
+def _only_typos(old: str, new: str) -> bool:
+    """Every changed word is a long word edited by at most two letters, digits untouched."""
+    old_words, new_words = old.split(), new.split()
+    if len(old_words) != len(new_words):
+        return False
+    return all(
+        a == b or (a.isalpha() and b.isalpha() and min(len(a), len(b)) >= 5 and Levenshtein.distance(a, b) <= 2)
+        for a, b in zip(old_words, new_words, strict=True)
+    )
+
+
+def _modified(before: _Entry, after: _Entry, delta: dict[str, Any]) -> ItemChange:
+    return ItemChange(
+        change="modified",
+        kind=after.kind,
+        key=after.key,
+        old_key=before.key,
+        before=before.fields,
+        after=after.fields,
+        delta=delta,
+    )
+
+
+def _collapse_reason(
+    old: Sequence[_Entry], new: Sequence[_Entry], lost: Sequence[_Entry], *, min_ratio: float, min_items: int
+) -> str | None:
+    """Why this extraction looks broken, or None when it looks like the page's real content."""
+    if old and not new:
+        return f"the page yielded no items (it had {len(old)})"
+    if len(old) < min_items:
+        return None
+    if len(new) < min_ratio * len(old):
+        return f"the page yielded {len(new)} items, fewer than {min_ratio:.0%} of the previous {len(old)}"
+    if len(lost) * 2 > len(old):
+        return f"{len(lost)} of {len(old)} items would be removed"
+    old_kinds, new_kinds = Counter(e.kind for e in old), Counter(e.kind for e in new)
+    for kind, count in sorted(old_kinds.items()):
+        if count >= min_items and not new_kinds[kind]:
+            return f"all {count} {kind} items vanished"
+    return None

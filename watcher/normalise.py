@@ -1,0 +1,192 @@
+"""The normalise stage: clean what an extractor read and merge the items a page shows twice.
+
+``normalise_records`` is pure and cheap: it runs on every check of every source, so
+it cleans each field with the shared functions of ``watcher.text`` once, and finds
+duplicates through a dictionary of identity keys (no pairwise comparison).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import fields as dataclass_fields
+from dataclasses import replace
+from typing import Any
+
+from watcher.records import Award, Member, NewsItem, Paper, Record, Role
+from watcher.text import (
+    clean_text,
+    clean_title,
+    find_arxiv,
+    find_doi,
+    normalise_key,
+    parse_date,
+    parse_year,
+    split_authors,
+)
+
+__all__ = ["normalise_record", "normalise_records"]
+
+_BARE_ARXIV = re.compile(r"(?:arxiv:\s*)?(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?", re.I)
+
+
+def normalise_records(records: Iterable[Record]) -> list[Record]:
+    """Clean every record, drop those without their primary text, merge duplicates.
+
+    Two records are duplicates when they share a key (the same news row shown twice);
+    papers also when one has a DOI or arXiv id the other lacks but their titles agree
+    (a paper listed under two headings, once with its DOI link). The merged record keeps
+    the richer of the two (more non-empty fields) and takes missing fields from the other.
+    The order of first occurrence is kept.
+    """
+    merged: list[Record] = []
+    slot_of: dict[str, int] = {}
+    for raw in records:
+        record = normalise_record(raw)
+        if record is None:
+            continue
+        slot = _find_duplicate(record, merged, slot_of)
+        if slot is None:
+            slot = len(merged)
+            merged.append(record)
+        else:
+            merged[slot] = merge_records(merged[slot], record)
+        for alias in _aliases(merged[slot]):
+            slot_of.setdefault(alias, slot)
+    return merged
+
+
+def normalise_record(record: Record) -> Record | None:
+    """One record with clean fields, or None when its primary field (title, text, name) is empty."""
+    cleaned = _CLEANERS[record.kind](record)
+    return cleaned if _primary(cleaned) else None
+
+
+def merge_records(first: Record, second: Record) -> Record:
+    """The richer of two duplicates, completed with the other's non-empty fields."""
+    richer, poorer = (second, first) if _filled(second) > _filled(first) else (first, second)
+    missing = {
+        f.name: getattr(poorer, f.name)
+        for f in dataclass_fields(richer)
+        if _empty(getattr(richer, f.name)) and not _empty(getattr(poorer, f.name))
+    }
+    return replace(richer, **missing) if missing else richer
+
+
+def _clean_paper(paper: Paper) -> Paper:
+    url = _clean_optional(paper.url)
+    return Paper(
+        title=clean_title(paper.title),
+        authors=_clean_authors(paper.authors),
+        venue=_clean_optional(paper.venue),
+        year=parse_year(paper.year),
+        url=url,
+        # A DOI or arXiv link is as good an identifier as the field itself.
+        doi=find_doi(paper.doi) or _bare_doi(paper.doi) or find_doi(url),
+        arxiv=_clean_arxiv(paper.arxiv) or find_arxiv(url),
+    )
+
+
+def _clean_role(role: Role) -> Role:
+    return Role(
+        title=clean_title(role.title),
+        organization=_clean_optional(role.organization),
+        start=_clean_date(role.start),
+        end=_clean_date(role.end),
+    )
+
+
+def _clean_news(news: NewsItem) -> NewsItem:
+    return NewsItem(text=clean_text(news.text), date=_clean_date(news.date), url=_clean_optional(news.url))
+
+
+def _clean_award(award: Award) -> Award:
+    return Award(
+        title=clean_title(award.title),
+        organization=_clean_optional(award.organization),
+        year=parse_year(award.year),
+    )
+
+
+def _clean_member(member: Member) -> Member:
+    return Member(name=clean_text(member.name), role=_clean_optional(member.role), url=_clean_optional(member.url))
+
+
+_CLEANERS: Mapping[str, Callable[[Any], Record]] = {
+    "paper": _clean_paper,
+    "role": _clean_role,
+    "news": _clean_news,
+    "award": _clean_award,
+    "member": _clean_member,
+}
+
+
+def _clean_optional(text: str | None) -> str | None:
+    return clean_text(text) or None
+
+
+def _clean_authors(authors: Iterable[str] | str | None) -> tuple[str, ...]:
+    if isinstance(authors, str):
+        return split_authors(authors)
+    cleaned = (clean_text(name).strip(" ,;") for name in authors or ())
+    return tuple(name for name in cleaned if name)
+
+
+def _clean_date(text: str | None) -> str | None:
+    """ISO when the date parses; the cleaned text otherwise ("Spring 2026"); None for "present"."""
+    cleaned = clean_text(text)
+    return parse_date(cleaned) or (cleaned if cleaned.lower() not in _OPEN_ENDED else None) or None
+
+
+_OPEN_ENDED = frozenset({"present", "now", "current", "today", "ongoing"})
+
+
+def _bare_doi(text: str | None) -> str | None:
+    cleaned = clean_text(text).lower()
+    return cleaned or None
+
+
+def _clean_arxiv(text: str | None) -> str | None:
+    cleaned = clean_text(text)
+    if not cleaned:
+        return None
+    match = _BARE_ARXIV.fullmatch(cleaned)
+    return match.group(1) if match else find_arxiv(cleaned) or cleaned
+
+
+def _primary(record: Record) -> str:
+    return record.name if isinstance(record, Member) else record.text if isinstance(record, NewsItem) else record.title
+
+
+def _empty(value: object) -> bool:
+    return value is None or value == "" or value == ()
+
+
+def _filled(record: Record) -> int:
+    return sum(not _empty(getattr(record, f.name)) for f in dataclass_fields(record))
+
+
+def _aliases(record: Record) -> tuple[str, ...]:
+    """Every identity under which a duplicate of this record may appear."""
+    if isinstance(record, Paper):
+        names = [f"doi:{record.doi}" if record.doi else "", f"arxiv:{record.arxiv}" if record.arxiv else ""]
+        names.append(f"title:{normalise_key(record.title)}")
+        return tuple(f"paper {name}" for name in names if name)
+    return (f"{record.kind} {record.key}",)
+
+
+def _find_duplicate(record: Record, merged: list[Record], slot_of: Mapping[str, int]) -> int | None:
+    for alias in _aliases(record):
+        slot = slot_of.get(alias)
+        if slot is not None and _compatible(merged[slot], record):
+            return slot
+    return None
+
+
+def _compatible(first: Record, second: Record) -> bool:
+    """Papers with the same title but different DOIs (a workshop and a journal version) stay apart."""
+    if isinstance(first, Paper) and isinstance(second, Paper):
+        return all(
+            not a or not b or a == b for a, b in ((first.doi, second.doi), (first.arxiv, second.arxiv))
+        )
+    return True
