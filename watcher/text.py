@@ -22,6 +22,7 @@ __all__ = [
 ]
 
 _SPACE = re.compile(r"\s+")
+_NON_WORD = re.compile(r"[^\w]+")
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"'<>]+)", re.I)
 _ARXIV_NEW = re.compile(r"(?:arxiv\.org/(?:abs|pdf|html)/|arxiv[:\s]\s*)(\d{4}\.\d{4,5})(?:v\d+)?", re.I)
 _ARXIV_OLD = re.compile(r"(?:arxiv\.org/(?:abs|pdf)/|arxiv:\s*)([a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?", re.I)
@@ -34,7 +35,8 @@ def clean_text(text: str | None) -> str:
     """Collapse whitespace (including non-breaking spaces) and trim."""
     if not text:
         return ""
-    text = unicodedata.normalize("NFC", text).replace("\u00a0", " ").replace("\u200b", "")
+    if not text.isascii():  # ASCII (most text) is already NFC and has no odd spaces
+        text = unicodedata.normalize("NFC", text).replace("\u00a0", " ").replace("\u200b", "")
     return _SPACE.sub(" ", text).strip()
 
 
@@ -54,9 +56,11 @@ def normalise_key(text: str | None) -> str:
     "A Fast  Model: (v2)" and "a fast model v2" give the same key, so re-typesetting a
     title never changes an item's identity.
     """
-    text = unicodedata.normalize("NFKD", clean_text(text).casefold())
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    return _SPACE.sub(" ", re.sub(r"[^\w]+", " ", text)).strip()
+    text = clean_text(text).casefold()
+    if not text.isascii():  # only non-ASCII text can carry accents to fold
+        text = unicodedata.normalize("NFKD", text)
+        text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return _NON_WORD.sub(" ", text).strip()
 
 
 def split_authors(text: str | None) -> tuple[str, ...]:
