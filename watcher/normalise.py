@@ -45,13 +45,16 @@ def normalise_records(records: Iterable[Record]) -> list[Record]:
         record = normalise_record(raw)
         if record is None:
             continue
-        slot = _find_duplicate(record, merged, slot_of)
+        aliases = _aliases(record)
+        slot = _find_duplicate(record, aliases, merged, slot_of)
         if slot is None:
             slot = len(merged)
             merged.append(record)
         else:
             merged[slot] = merge_records(merged[slot], record)
-        for alias in _aliases(merged[slot]):
+            # The merged record may have gained an identifier neither copy had alone.
+            aliases += _aliases(merged[slot])
+        for alias in aliases:
             slot_of.setdefault(alias, slot)
     return merged
 
@@ -175,8 +178,10 @@ def _aliases(record: Record) -> tuple[str, ...]:
     return (f"{record.kind} {record.key}",)
 
 
-def _find_duplicate(record: Record, merged: list[Record], slot_of: Mapping[str, int]) -> int | None:
-    for alias in _aliases(record):
+def _find_duplicate(
+    record: Record, aliases: tuple[str, ...], merged: list[Record], slot_of: Mapping[str, int]
+) -> int | None:
+    for alias in aliases:
         slot = slot_of.get(alias)
         if slot is not None and _compatible(merged[slot], record):
             return slot
