@@ -11,7 +11,7 @@ from typing import Any
 from watcher.records import KINDS
 from watcher.store.models import Change, Source
 
-__all__ = ["KIND_HEADINGS", "change_sentence", "change_to_json", "item_fields"]
+__all__ = ["KIND_HEADINGS", "change_sentence", "change_to_json", "describe_item", "item_fields"]
 
 KIND_HEADINGS = {
     "paper": "New papers",
@@ -45,7 +45,8 @@ def change_to_json(change: Change, source: Source) -> dict[str, Any]:
     return obj
 
 
-def _describe(kind: str, fields: dict[str, Any]) -> str:
+def describe_item(kind: str, fields: dict[str, Any]) -> str:
+    """One item as a short phrase: "*Title* (NeurIPS 2026)", "Postdoc at MIT (2024-06 – )"."""
     if kind == "paper":
         venue = " ".join(str(p) for p in (fields.get("venue"), fields.get("year")) if p)
         if venue and str(fields.get("year") or "") in str(fields.get("venue") or "") and fields.get("year"):
@@ -80,9 +81,9 @@ def change_sentence(change: dict[str, Any]) -> str:
     kind, what = change["kind"], change["change"]
     item = change["item"]
     if what == "added":
-        return f"{who} {_VERBS[(kind, what)]}: {_describe(kind, item)}"
+        return f"{who} {_VERBS[(kind, what)]}: {describe_item(kind, item)}"
     if what == "removed":
-        return f"{who} no longer lists {kind}: {_describe(kind, item)}"
+        return f"{who} no longer lists {kind}: {describe_item(kind, item)}"
     before = change.get("before") or {}
     diffs = [f"{k}: {before.get(k)!r} → {v!r}" for k, v in item.items() if before.get(k) != v]
-    return f"{who} updated {kind} {_describe(kind, item)} ({'; '.join(diffs)})"
+    return f"{who} updated {kind} {describe_item(kind, item)} ({'; '.join(diffs)})"

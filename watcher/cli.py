@@ -1,0 +1,467 @@
+"""The ``watcher`` command line: the external contract in DESIGN.md.
+
+Every command exits non-zero with a one-line error on bad input; ``--debug`` shows the
+traceback instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import click
+import platformdirs
+from sqlalchemy import func, select
+
+from watcher import __version__
+from watcher.config import Config, load_config, parse_duration
+from watcher.errors import ConfigError, WatcherError
+from watcher.records import record_fields
+from watcher.report import change_sentence, change_to_json, item_fields
+from watcher.sources import add_source, find_sources, remove_source, sync_sources
+from watcher.store.db import Database, default_database_url, utcnow
+from watcher.store.models import Change, Item, Snapshot, Source
+
+__all__ = ["AppContext", "cli", "main"]
+
+
+@dataclass
+class AppContext:
+    """What every command needs, built lazily from the global options."""
+
+    db_url: str | None
+    config_path: str | None
+    debug: bool = False
+    now: Callable[[], datetime] = utcnow
+    _config: Config | None = field(default=None, init=False)
+    _config_loaded: bool = field(default=False, init=False)
+    _db: Database | None = field(default=None, init=False)
+
+    @property
+    def config(self) -> Config | None:
+        if not self._config_loaded:
+            self._config_loaded = True
+            path = self.config_path or _default_config_path()
+            self._config = load_config(path) if path else None
+        return self._config
+
+    @property
+    def db(self) -> Database:
+        if self._db is None:
+            url = self.db_url or os.environ.get("WATCHER_DATABASE_URL")
+            url = url or (self.config.database if self.config else None) or default_database_url()
+            self._db = Database(url)
+            self._db.ensure_schema()
+        return self._db
+
+    def services_factory(self, **kwargs: Any) -> Any:
+        from watcher.pipeline import open_services
+
+        return open_services(self.db, self.config, now=self.now, **kwargs)
+
+
+def _default_config_path() -> str | None:
+    """``$WATCHER_CONFIG``, else ``config.yaml`` in the user's config directory when it exists."""
+    if env := os.environ.get("WATCHER_CONFIG"):
+        return env
+    path = Path(platformdirs.user_config_dir("watcher")) / "config.yaml"
+    return str(path) if path.exists() else None
+
+
+def _echo_json(value: Any) -> None:
+    click.echo(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+def _format_option() -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    return click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--db",
+    "db_url",
+    metavar="URL",
+    help="Database URL (env WATCHER_DATABASE_URL; default: SQLite in the user data dir).",
+)
+@click.option("--config", "config_path", metavar="PATH", help="Config file (env WATCHER_CONFIG).")
+@click.option("--debug", is_flag=True, help="Show tracebacks.")
+@click.version_option(__version__, prog_name="watcher")
+@click.pass_context
+def cli(ctx: click.Context, db_url: str | None, config_path: str | None, debug: bool) -> None:
+    """Follow researchers' and labs' pages and report, item by item, what is new."""
+    ctx.obj = AppContext(db_url=db_url, config_path=config_path, debug=debug)
+
+
+# -- the watch list ----------------------------------------------------------------------
+
+
+@cli.command()
+@click.argument("location")
+@click.option("--name", help="A short name (default: from the URL).")
+@click.option("--extractor", default="auto", show_default=True, help="Extractor name, or auto.")
+@click.option("--every", default=None, help="Check interval, e.g. 6h, 1d (default: config defaults, else 12h).")
+@click.option("--label", help="Person or lab the source belongs to.")
+@click.option("--no-robots", is_flag=True, help="Do not obey robots.txt for this source.")
+@click.pass_obj
+def add(app: AppContext, location: str, name: str | None, extractor: str, every: str | None, label: str | None,
+        no_robots: bool) -> None:
+    """Watch a page URL, a github:OWNER/REPO[@BRANCH] repository, or a file."""
+    from extractors import by_name
+
+    if extractor != "auto" and by_name(extractor) is None:
+        raise ConfigError(f"unknown extractor {extractor!r} (see `watcher extractors`)")
+    interval = parse_duration(every) if every else (app.config.every if app.config else timedelta(hours=12))
+    with app.db.session() as session:
+        source = add_source(
+            session, location, now=app.now(), name=name, extractor=extractor, every=interval, label=label,
+            obey_robots=not no_robots,
+        )
+        click.echo(f"added {source.name}: {source.url} (every {_duration_text(source.every_seconds)})")
+
+
+@cli.command("list")
+@_format_option()
+@click.pass_obj
+def list_sources(app: AppContext, fmt: str) -> None:
+    """The watched sources, their last check and their health."""
+    with app.db.session() as session:
+        sources = find_sources(session)
+        rows = [_source_summary(session, s) for s in sources]
+    if fmt == "json":
+        _echo_json(rows)
+        return
+    if not rows:
+        click.echo("no sources yet: `watcher add URL`")
+        return
+    for row in rows:
+        status = row["last_status"] or "never checked"
+        if row["failures"]:
+            status += f" ({row['failures']} failures: {row['last_error']})"
+        click.echo(f"{row['name']:<28} {row['items']:>4} items  {status:<12} {row['url']}")
+
+
+def _source_summary(session: Any, source: Source) -> dict[str, Any]:
+    items = session.scalar(
+        select(func.count()).select_from(Item).where(Item.source_id == source.id, Item.removed_at.is_(None))
+    )
+    return {
+        "name": source.name,
+        "url": source.url,
+        "extractor": source.extractor,
+        "every": _duration_text(source.every_seconds),
+        "items": items,
+        "last_checked_at": source.last_checked_at.isoformat() if source.last_checked_at else None,
+        "last_status": source.last_status,
+        "last_error": source.last_error,
+        "failures": source.failures,
+        "next_due_at": source.next_due_at.isoformat() if source.next_due_at else None,
+    }
+
+
+def _duration_text(seconds: int) -> str:
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds % size == 0 and seconds >= size:
+            return f"{seconds // size}{unit}"
+    return f"{seconds}s"
+
+
+@cli.command()
+@click.argument("ref")
+@click.pass_obj
+def remove(app: AppContext, ref: str) -> None:
+    """Stop watching a source (by NAME or URL); its history is kept."""
+    with app.db.session() as session:
+        source = remove_source(session, ref)
+        click.echo(f"removed {source.name}")
+
+
+@cli.command()
+@click.pass_obj
+def sync(app: AppContext) -> None:
+    """Load the config file's watch list into the database (add, update, remove)."""
+    if app.config is None:
+        raise ConfigError("no config file: pass --config PATH or set WATCHER_CONFIG")
+    with app.db.session() as session:
+        report = sync_sources(session, app.config, app.now())
+    click.echo(f"synced: {len(report.added)} added, {len(report.updated)} updated, {len(report.removed)} removed")
+    for verb, names in (("added", report.added), ("updated", report.updated), ("removed", report.removed)):
+        for name in names:
+            click.echo(f"  {verb} {name}")
+
+
+# -- checking ----------------------------------------------------------------------------
+
+
+@cli.command()
+@click.argument("refs", nargs=-1)
+@click.option("--concurrency", default=64, show_default=True, help="Checks in flight at once.")
+@click.pass_obj
+def check(app: AppContext, refs: Sequence[str], concurrency: int) -> None:
+    """Fetch, extract and diff now (all sources when none are named)."""
+    with app.db.session() as session:
+        sources = find_sources(session, refs)
+        ids = [s.id for s in sources]
+    if not ids:
+        click.echo("no sources to check: `watcher add URL` first")
+        return
+    outcomes, delivered = asyncio.run(_run_checks(app, ids, concurrency))
+    _print_check_summary(app, outcomes)
+    if delivered:
+        click.echo(delivered)
+
+
+async def _run_checks(app: AppContext, ids: list[int], concurrency: int) -> tuple[list[Any], str]:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from watcher.pipeline import check_sources
+
+    async with app.services_factory() as services:
+        console = Console(stderr=True)
+        progress = Progress(
+            TextColumn("checking"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("{task.description}"),
+            transient=True,
+            disable=not console.is_terminal,
+            console=console,
+        )
+        with progress:
+            task = progress.add_task("", total=len(ids))
+
+            def advance(outcome: Any) -> None:
+                progress.update(task, advance=1, description=outcome.source)
+
+            outcomes = await check_sources(services, ids, concurrency=concurrency, on_done=advance)
+        delivered = ""
+        if services.notifiers:
+            from watcher.notify.outbox import dispatch_pending
+
+            report = await dispatch_pending(app.db, services.notifiers, app.now())
+            delivered = str(report)
+    return outcomes, delivered
+
+
+def _print_check_summary(app: AppContext, outcomes: Sequence[Any]) -> None:
+    counts = Counter(o.status for o in outcomes)
+    n_changes = sum(o.changes for o in outcomes)
+    for outcome in outcomes:
+        if outcome.status == "error":
+            click.echo(f"error   {outcome.source}: {outcome.error}", err=True)
+        elif outcome.status == "suspect":
+            click.echo(f"suspect {outcome.source}: {outcome.error} (nothing reported)", err=True)
+        elif outcome.status == "baseline":
+            click.echo(f"baseline {outcome.source}: {outcome.items} items recorded (`watcher show {outcome.source}`)")
+    changed = [o.source for o in outcomes if o.changes]
+    if changed:
+        for obj in _changes_json(app, changed, since=None):
+            click.echo(change_sentence(obj))
+    parts = [f"{counts[s]} {s}" for s in ("changed", "baseline", "unchanged", "suspect", "error") if counts[s]]
+    click.echo(f"checked {len(outcomes)} sources: {', '.join(parts)}; {n_changes} changes")
+
+
+# -- reading results -----------------------------------------------------------------------
+
+
+def _parse_since(text: str, now: datetime) -> datetime:
+    try:
+        return now - parse_duration(text)
+    except ConfigError:
+        pass
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError as exc:
+        raise ConfigError(f"--since takes an ISO date/time or a duration like 7d, not {text!r}") from exc
+    return when if when.tzinfo else when.astimezone()
+
+
+def _changes_json(app: AppContext, refs: Sequence[str], since: datetime | None) -> list[dict[str, Any]]:
+    with app.db.session() as session:
+        sources = {s.id: s for s in find_sources(session, refs, include_inactive=bool(refs))}
+        query = select(Change).where(Change.source_id.in_(sources)).order_by(Change.detected_at, Change.id)
+        if since is not None:
+            query = query.where(Change.detected_at >= since)
+        else:
+            latest = (
+                select(func.max(Snapshot.id)).where(Snapshot.source_id.in_(sources)).group_by(Snapshot.source_id)
+            )
+            query = query.where(Change.snapshot_id.in_(latest))
+        return [change_to_json(c, sources[c.source_id]) for c in session.scalars(query)]
+
+
+@cli.command()
+@click.argument("refs", nargs=-1)
+@click.option("--since", help="An ISO date/time or a duration like 7d (default: each source's latest check).")
+@_format_option()
+@click.pass_obj
+def diff(app: AppContext, refs: Sequence[str], since: str | None, fmt: str) -> None:
+    """The changes recorded."""
+    when = _parse_since(since, app.now()) if since else None
+    changes = _changes_json(app, refs, when)
+    if fmt == "json":
+        _echo_json(changes)
+        return
+    if not changes:
+        click.echo("no changes" + (f" since {when.isoformat(timespec='minutes')}" if when else " in the latest checks"))
+    for obj in changes:
+        click.echo(f"{obj['detected_at'][:16]}  {change_sentence(obj)}")
+
+
+@cli.command()
+@click.argument("ref")
+@_format_option()
+@click.pass_obj
+def show(app: AppContext, ref: str, fmt: str) -> None:
+    """The current items of a source."""
+    with app.db.session() as session:
+        (source,) = find_sources(session, [ref], include_inactive=True)
+        current = select(Item).where(Item.source_id == source.id, Item.removed_at.is_(None))
+        rows = session.scalars(current.order_by(Item.kind, Item.position)).all()
+        items = [{"kind": row.kind, **item_fields(row.kind, row.fields)} for row in rows]
+        extractor = (source.fetch_state or {}).get("extractor") or source.extractor
+        name, url = source.name, source.url
+    if fmt == "json":
+        _echo_json({"source": name, "url": url, "extractor": extractor, "items": items})
+        return
+    _print_items(f"{name} ({url}) read by {extractor}", items)
+
+
+def _print_items(header: str, items: Sequence[dict[str, Any]]) -> None:
+    from watcher.report import KIND_HEADINGS, describe_item
+
+    click.echo(header)
+    by_kind: dict[str, list[dict[str, Any]]] = {}
+    for item in items:
+        by_kind.setdefault(item["kind"], []).append(item)
+    if not items:
+        click.echo("  (no items)")
+    for kind, group in by_kind.items():
+        click.echo(f"\n{KIND_HEADINGS.get(kind, kind)} ({len(group)})")
+        for item in group:
+            click.echo(f"  - {describe_item(kind, item)}")
+
+
+@cli.command()
+@click.argument("location")
+@click.option("--extractor", default="auto", show_default=True)
+@_format_option()
+@click.pass_obj
+def extract(app: AppContext, location: str, extractor: str, fmt: str) -> None:
+    """What an extractor reads from a URL, file, folder or github: repository (nothing is stored)."""
+    from watcher.extract import extract_records
+    from watcher.normalise import normalise_records
+
+    doc = asyncio.run(_read_for_extract(app, location))
+    extraction = extract_records(doc, extractor)
+    records = normalise_records(extraction.records)
+    items = [{"kind": r.kind, **record_fields(r)} for r in records]
+    if fmt == "json":
+        _echo_json({"url": location, "extractor": extraction.extractor, "reason": extraction.reason, "items": items})
+        return
+    _print_items(f"{location} read by {extraction.extractor} ({extraction.reason})", items)
+
+
+async def _read_for_extract(app: AppContext, location: str) -> Any:
+    from watcher.pipeline import open_services, read_document, to_document
+    from watcher.records import Document
+    from watcher.sources import canonical_location
+
+    path = Path(location).expanduser()
+    if path.is_dir():
+        files = {
+            str(p.relative_to(path)): p.read_text(encoding="utf-8", errors="replace")
+            for p in sorted(path.rglob("*"))
+            if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
+        }
+        return Document(url=path.resolve().as_uri(), files=files, content_type="application/x-repository")
+    url = canonical_location(location)
+    # No database is needed to read a page: build the services without one.
+    async with open_services(None, app.config if app.config_path else None, notifiers=()) as services:  # type: ignore[arg-type]
+        fetched = await read_document(services, url)
+    return to_document(url, fetched)
+
+
+@cli.command("extractors")
+def list_extractors() -> None:
+    """The registered extractors, most specific first."""
+    from extractors import REGISTRY
+
+    for extractor in sorted(REGISTRY, key=lambda e: -e.priority):
+        doc = (type(extractor).__doc__ or "").strip().splitlines()
+        click.echo(f"{extractor.name:<16} v{extractor.version}  {doc[0] if doc else ''}")
+
+
+# -- database and demo --------------------------------------------------------------------
+
+
+@cli.group()
+def db() -> None:
+    """Database maintenance."""
+
+
+@db.command("upgrade")
+@click.pass_obj
+def db_upgrade(app: AppContext) -> None:
+    """Apply the database migrations (also done automatically on first use)."""
+    database = app.db
+    database.upgrade()
+    click.echo(f"database {database.display_url} is up to date")
+
+
+@cli.command()
+@click.option("--keep", type=click.Path(file_okay=False), help="Keep the demo database in this folder.")
+def demo(keep: str | None) -> None:
+    """Run watcher offline on bundled example pages and print the change report."""
+    from watcher.demo import run_demo
+
+    run_demo(Path(keep) if keep else None, echo=click.echo)
+
+
+def _register_optional_commands() -> None:
+    """Commands that live beside their stage (notify, daemon)."""
+    for module in ("watcher.notify.commands", "watcher.daemon_commands"):
+        try:
+            mod = __import__(module, fromlist=["register_commands"])
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+            continue
+        mod.register_commands(cli)
+
+
+_register_optional_commands()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: one-line errors, non-zero exit codes."""
+    debug = "--debug" in (argv if argv is not None else sys.argv[1:])
+    try:
+        cli.main(args=list(argv) if argv is not None else None, prog_name="watcher", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        return 130
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except WatcherError as exc:
+        if debug:
+            raise
+        click.echo(f"watcher: error: {exc}", err=True)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

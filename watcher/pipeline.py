@@ -1,0 +1,484 @@
+"""The pipeline: one source through fetch → snapshot → extract → normalise → diff → store → outbox.
+
+This module alone wires the stages together. Each check ends as one of
+``baseline`` (first reading, items recorded silently), ``changed`` (changes recorded),
+``unchanged``, ``suspect`` (the extraction collapsed: nothing reported, operator warned)
+or ``error`` (fetch or extraction failed: recorded, retried later).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from extractors import by_name
+from watcher.config import Config
+from watcher.diff import DiffResult, StoredItem, diff_items
+from watcher.errors import ExtractionError, FetchError, WatcherError
+from watcher.extract import Extraction, extract_records, wanted_repository_path
+from watcher.fetch import Fetcher, FetchSettings
+from watcher.normalise import normalise_records
+from watcher.records import Document, Record, record_fields
+from watcher.snapshot import Fetched, bundle_body, load_body, load_bundle, record_snapshot
+from watcher.store.db import Database, utcnow
+from watcher.store.models import Change, Item, Source
+
+__all__ = ["CheckOutcome", "Services", "check_source", "check_sources", "open_services", "read_document"]
+
+#: Consecutive failures after which the operator is told (once) that a source is failing.
+ALERT_AFTER_FAILURES = 5
+
+
+@dataclass(kw_only=True)
+class Services:
+    """The collaborators a check needs, built once by the CLI or the daemon."""
+
+    db: Database
+    fetcher: Fetcher
+    notifiers: Sequence[Any] = ()
+    now: Callable[[], datetime] = utcnow
+    github_api: str = "https://api.github.com"
+    github_raw: str = "https://raw.githubusercontent.com"
+    github_token: str | None = field(default=None, repr=False)
+
+
+@asynccontextmanager
+async def open_services(
+    db: Database,
+    config: Config | None = None,
+    *,
+    settings: FetchSettings | None = None,
+    environ: Mapping[str, str] = os.environ,
+    now: Callable[[], datetime] = utcnow,
+    notifiers: Sequence[Any] | None = None,
+) -> AsyncIterator[Services]:
+    """Build the shared HTTP client and notifiers; close them on exit."""
+    if notifiers is None:
+        from watcher.notify.base import build_notifiers
+
+        notifiers = build_notifiers(config.notify if config else (), environ)
+    from watcher.github import github_endpoints_from_env
+
+    api, raw, token = github_endpoints_from_env(environ)
+    async with Fetcher(settings or FetchSettings()) as fetcher:
+        yield Services(
+            db=db, fetcher=fetcher, notifiers=notifiers, now=now, github_api=api, github_raw=raw, github_token=token
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class CheckOutcome:
+    source: str
+    url: str
+    status: str
+    items: int = 0
+    changes: int = 0
+    error: str | None = None
+    retryable: bool = False
+    duration_ms: int = 0
+
+
+@dataclass(frozen=True)
+class _SourceView:
+    """The few fields of a source a check reads, detached from any session."""
+
+    id: int
+    name: str
+    url: str
+    extractor: str
+    obey_robots: bool
+    fetch_state: Mapping[str, Any]
+
+
+async def read_document(
+    services: Services,
+    url: str,
+    *,
+    fetch_state: Mapping[str, Any] | None = None,
+    obey_robots: bool = True,
+    previous_files: Mapping[str, str] | None = None,
+) -> Fetched:
+    """Fetch a page, a file or a repository, conditionally when validators are known."""
+    state = fetch_state or {}
+    if url.startswith("github:"):
+        from watcher.github import fetch_repository
+
+        repo = await fetch_repository(
+            services.fetcher,
+            url,
+            wants_path=wanted_repository_path,
+            state=state.get("github") or {},
+            previous_files=previous_files or {},
+            api_base=services.github_api,
+            raw_base=services.github_raw,
+            token=services.github_token,
+        )
+        body = bundle_body(repo.files)
+        return Fetched(
+            url=url,
+            status=304 if repo.not_modified else 200,
+            body=body,
+            text="",
+            content_type="application/x-repository",
+            files=repo.files,
+            not_modified=repo.not_modified,
+            etag=None,
+            last_modified=None,
+        )
+    result = await services.fetcher.fetch(
+        url, etag=state.get("etag"), last_modified=state.get("last_modified"), obey_robots=obey_robots
+    )
+    return Fetched(
+        url=result.url,
+        status=result.status,
+        body=result.body,
+        text=result.text,
+        content_type=result.content_type,
+        etag=result.etag,
+        last_modified=result.last_modified,
+        not_modified=result.not_modified,
+        elapsed_ms=result.elapsed_ms,
+    )
+
+
+def to_document(source_url: str, fetched: Fetched) -> Document:
+    if fetched.files is not None:
+        return Document(url=source_url, files=fetched.files, content_type=fetched.content_type)
+    return Document(url=fetched.url, text=fetched.text, content_type=fetched.content_type)
+
+
+async def check_source(services: Services, source_id: int) -> CheckOutcome:
+    """Check one source now and record everything it found. Never raises for a bad page."""
+    started = time.perf_counter()
+    with services.db.session() as session:
+        view = _load_view(session, source_id)
+    try:
+        fetched = await read_document(
+            services,
+            view.url,
+            fetch_state=view.fetch_state,
+            obey_robots=view.obey_robots,
+            previous_files=_previous_files(services, view),
+        )
+        if _content_unchanged(view, fetched):
+            return _record_unchanged(services, view, fetched, started)
+        extraction = extract_records(to_document(view.url, fetched), view.extractor)
+        records = normalise_records(extraction.records)
+    except (FetchError, ExtractionError) as exc:
+        return _record_failure(services, view, exc, started)
+    with services.db.session() as session:
+        return _apply_extraction(services, session, view, fetched, extraction, records, started)
+
+
+async def check_sources(
+    services: Services,
+    source_ids: Sequence[int],
+    *,
+    concurrency: int = 64,
+    on_done: Callable[[CheckOutcome], Awaitable[None] | None] | None = None,
+) -> list[CheckOutcome]:
+    """Check many sources concurrently (politeness per host is the fetcher's job)."""
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(source_id: int) -> CheckOutcome:
+        async with gate:
+            outcome = await check_source(services, source_id)
+        if on_done is not None:
+            maybe = on_done(outcome)
+            if maybe is not None:
+                await maybe
+        return outcome
+
+    return list(await asyncio.gather(*(one(i) for i in source_ids)))
+
+
+def _load_view(session: Session, source_id: int) -> _SourceView:
+    source = session.get(Source, source_id)
+    if source is None:
+        raise WatcherError(f"no source with id {source_id}")
+    return _SourceView(
+        id=source.id,
+        name=source.name,
+        url=source.url,
+        extractor=source.extractor,
+        obey_robots=source.obey_robots,
+        fetch_state=dict(source.fetch_state or {}),
+    )
+
+
+def _previous_files(services: Services, view: _SourceView) -> dict[str, str]:
+    """A repository's files as last stored, so only changed blobs are downloaded again."""
+    if not view.url.startswith("github:") or not view.fetch_state.get("hash"):
+        return {}
+    with services.db.session() as session:
+        return load_bundle(load_body(session, view.fetch_state["hash"]))
+
+
+def _content_unchanged(view: _SourceView, fetched: Fetched) -> bool:
+    """A 304, or the same bytes as last time read by the same extractor version."""
+    state = view.fetch_state
+    same = fetched.not_modified or (bool(fetched.body) and fetched.hash == state.get("hash"))
+    if not same:
+        return False
+    extractor = by_name(state.get("extractor") or "")
+    # A newer extractor re-reads old content, so an upgrade takes effect without a page edit.
+    return extractor is None or extractor.version == state.get("extractor_version")
+
+
+def _elapsed_ms(started: float) -> int:
+    return int((time.perf_counter() - started) * 1000)
+
+
+def _record_unchanged(services: Services, view: _SourceView, fetched: Fetched, started: float) -> CheckOutcome:
+    now = services.now()
+    with services.db.session() as session:
+        source = session.get(Source, view.id)
+        assert source is not None
+        record_snapshot(
+            session, source, fetched_at=now, outcome="unchanged", fetched=fetched, duration_ms=_elapsed_ms(started)
+        )
+        _mark_success(services, session, source, "unchanged", now)
+        items = source.fetch_state.get("items", 0)
+    return CheckOutcome(
+        source=view.name, url=view.url, status="unchanged", items=items, duration_ms=_elapsed_ms(started)
+    )
+
+
+def _record_failure(services: Services, view: _SourceView, exc: WatcherError, started: float) -> CheckOutcome:
+    now = services.now()
+    retryable = bool(getattr(exc, "retryable", False))
+    with services.db.session() as session:
+        source = session.get(Source, view.id)
+        assert source is not None
+        record_snapshot(
+            session, source, fetched_at=now, outcome="error", error=str(exc), duration_ms=_elapsed_ms(started)
+        )
+        source.last_checked_at = now
+        source.last_status = "error"
+        source.last_error = str(exc)
+        source.failures = (source.failures or 0) + 1
+        if source.failures >= ALERT_AFTER_FAILURES:
+            _alert_operator(services, session, source, f"failing {source.failures} times: {exc}", now)
+    return CheckOutcome(
+        source=view.name,
+        url=view.url,
+        status="error",
+        error=str(exc),
+        retryable=retryable,
+        duration_ms=_elapsed_ms(started),
+    )
+
+
+def _mark_success(services: Services, session: Session, source: Source, status: str, now: datetime) -> None:
+    source.last_checked_at = now
+    source.last_status = status
+    source.last_error = None
+    source.failures = 0
+    if source.alerted and status != "suspect":
+        from watcher.notify.outbox import clear_operator_alert
+
+        clear_operator_alert(source)
+
+
+def _alert_operator(services: Services, session: Session, source: Source, reason: str, now: datetime) -> None:
+    if not services.notifiers:
+        return
+    from watcher.notify.outbox import enqueue_operator_alert
+
+    enqueue_operator_alert(session, source, reason, now, services.notifiers)
+
+
+def _apply_extraction(
+    services: Services,
+    session: Session,
+    view: _SourceView,
+    fetched: Fetched,
+    extraction: Extraction,
+    records: Sequence[Record],
+    started: float,
+) -> CheckOutcome:
+    """Diff the new reading against the stored items and record it all in one transaction."""
+    now = services.now()
+    source = session.get(Source, view.id)
+    assert source is not None
+    rows = {(row.kind, row.key): row for row in session.scalars(select(Item).where(Item.source_id == source.id))}
+    previous = [
+        StoredItem(kind=row.kind, key=row.key, fields=row.fields) for row in rows.values() if row.removed_at is None
+    ]
+    state = dict(source.fetch_state or {})
+    first_reading = "extractor" not in state
+    # A different extractor (or version) reads the page differently: adopt its reading
+    # silently rather than report the difference as changes on the page.
+    rebaseline = first_reading or (state.get("extractor"), state.get("extractor_version")) != (
+        extraction.extractor,
+        extraction.version,
+    )
+    result = diff_items(previous, records)
+    if result.suspect and not first_reading:
+        return _record_suspect(services, session, source, fetched, extraction, records, result, started, now)
+    status = "baseline" if rebaseline else ("changed" if result.changes else "unchanged")
+    snapshot = record_snapshot(
+        session,
+        source,
+        fetched_at=now,
+        outcome=status,
+        fetched=fetched,
+        store=True,
+        extractor=extraction.extractor,
+        extractor_version=extraction.version,
+        item_count=len(records),
+        duration_ms=_elapsed_ms(started),
+    )
+    renames = {(c.kind, c.old_key): c.key for c in result.changes if c.old_key and c.old_key != c.key}
+    renames.update({(r.kind, r.old_key): r.key for r in result.refreshed if r.old_key != r.key})
+    by_key = _sync_items(session, source, rows, records, renames, now)
+    changes: list[Change] = []
+    if not rebaseline and result.changes:
+        session.flush()
+        changes = _record_changes(session, source, snapshot.id, result, by_key, rows, now)
+        source.last_change_check_at = now
+        if services.notifiers:
+            from watcher.notify.outbox import enqueue_changes
+
+            enqueue_changes(session, changes, services.notifiers, now)
+    state.update(
+        {
+            "etag": fetched.etag,
+            "last_modified": fetched.last_modified,
+            "hash": fetched.hash,
+            "extractor": extraction.extractor,
+            "extractor_version": extraction.version,
+            "items": len(records),
+        }
+    )
+    source.fetch_state = state
+    _mark_success(services, session, source, status, now)
+    return CheckOutcome(
+        source=view.name,
+        url=view.url,
+        status=status,
+        items=len(records),
+        changes=len(changes),
+        duration_ms=_elapsed_ms(started),
+    )
+
+
+def _record_suspect(
+    services: Services,
+    session: Session,
+    source: Source,
+    fetched: Fetched,
+    extraction: Extraction,
+    records: Sequence[Record],
+    result: DiffResult,
+    started: float,
+    now: datetime,
+) -> CheckOutcome:
+    """Keep the stored items as they are; keep the body for a person to look at."""
+    record_snapshot(
+        session,
+        source,
+        fetched_at=now,
+        outcome="suspect",
+        fetched=fetched,
+        store=True,
+        extractor=extraction.extractor,
+        extractor_version=extraction.version,
+        item_count=len(records),
+        error=result.suspect,
+        duration_ms=_elapsed_ms(started),
+    )
+    source.last_checked_at = now
+    source.last_status = "suspect"
+    source.last_error = result.suspect
+    # Remember the suspect body's hash so an unchanged broken page is not re-read each time,
+    # but not the extractor: the next good reading is then compared with the stored items.
+    state = dict(source.fetch_state or {})
+    state.update({"etag": fetched.etag, "last_modified": fetched.last_modified, "hash": fetched.hash})
+    source.fetch_state = state
+    if source.alerted != "suspect":
+        _alert_operator(services, session, source, f"suspect extraction: {result.suspect}", now)
+    return CheckOutcome(
+        source=source.name, url=source.url, status="suspect", items=len(records), error=result.suspect,
+        duration_ms=_elapsed_ms(started),
+    )
+
+
+def _sync_items(
+    session: Session,
+    source: Source,
+    rows: dict[tuple[str, str], Item],
+    records: Sequence[Record],
+    renames: Mapping[tuple[str, str], str],
+    now: datetime,
+) -> dict[tuple[str, str], Item]:
+    """Make the stored current items equal to ``records``; rows of renamed items keep their id."""
+    for (kind, old_key), new_key in renames.items():
+        row = rows.get((kind, old_key))
+        if row is not None and (kind, new_key) not in rows:
+            row.key = new_key
+            rows[(kind, new_key)] = rows.pop((kind, old_key))
+    current: dict[tuple[str, str], Item] = {}
+    for position, record in enumerate(records):
+        ident = (record.kind, record.key)
+        fields = record_fields(record)
+        row = rows.get(ident)
+        if row is None:
+            row = Item(
+                source_id=source.id, kind=record.kind, key=record.key, fields=fields, position=position,
+                first_seen=now, last_seen=now,
+            )
+            session.add(row)
+            rows[ident] = row
+        else:
+            if row.fields != fields:
+                row.fields = fields
+            row.position = position
+            row.removed_at = None
+        current[ident] = row
+    seen_ids = [row.id for row in current.values() if row.id is not None]
+    if seen_ids:
+        session.execute(update(Item).where(Item.id.in_(seen_ids)).values(last_seen=now))
+    for ident, row in rows.items():
+        if ident not in current and row.removed_at is None:
+            row.removed_at = now
+    return current
+
+
+def _record_changes(
+    session: Session,
+    source: Source,
+    snapshot_id: int,
+    result: DiffResult,
+    current: Mapping[tuple[str, str], Item],
+    rows: Mapping[tuple[str, str], Item],
+    now: datetime,
+) -> list[Change]:
+    changes = []
+    for change in result.changes:
+        row = current.get((change.kind, change.key)) or rows.get((change.kind, change.key))
+        changes.append(
+            Change(
+                source_id=source.id,
+                item_id=row.id if row is not None else None,
+                snapshot_id=snapshot_id,
+                kind=change.kind,
+                change=change.change,
+                before=change.before,
+                after=change.after,
+                delta=change.delta,
+                detected_at=now,
+            )
+        )
+    session.add_all(changes)
+    session.flush()
+    return changes

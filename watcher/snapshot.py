@@ -1,0 +1,122 @@
+"""The snapshot stage: record what each fetch brought, and stop early when nothing changed.
+
+Bodies are stored zlib-compressed, once per distinct content hash, so a page that flips
+between two versions costs two bodies, and an unchanged page costs a small row.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from watcher.store.models import Body, Snapshot, Source
+
+__all__ = [
+    "Fetched",
+    "bundle_body",
+    "content_hash",
+    "latest_extracted_snapshot",
+    "load_body",
+    "load_bundle",
+    "record_snapshot",
+]
+
+
+def content_hash(body: bytes) -> str:
+    return hashlib.sha256(body).hexdigest()
+
+
+def bundle_body(files: Mapping[str, str]) -> bytes:
+    """A repository bundle as one canonical body (sorted JSON), so it hashes stably."""
+    return json.dumps(dict(sorted(files.items())), ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def load_bundle(body: bytes) -> dict[str, str]:
+    return json.loads(body.decode()) if body else {}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Fetched:
+    """What the fetch stage hands on, for a page or a repository alike."""
+
+    url: str
+    status: int | None
+    body: bytes
+    text: str
+    content_type: str
+    etag: str | None = None
+    last_modified: str | None = None
+    not_modified: bool = False
+    files: Mapping[str, str] | None = None
+    elapsed_ms: int = 0
+
+    @property
+    def hash(self) -> str:
+        return content_hash(self.body)
+
+
+def store_body(session: Session, body: bytes, digest: str) -> None:
+    """Keep a body once per hash (a second source with the same page reuses it)."""
+    if session.get(Body, digest) is None:
+        session.add(Body(hash=digest, size=len(body), data=zlib.compress(body, 6)))
+
+
+def load_body(session: Session, digest: str | None) -> bytes:
+    if not digest:
+        return b""
+    row = session.get(Body, digest)
+    return zlib.decompress(row.data) if row else b""
+
+
+def record_snapshot(
+    session: Session,
+    source: Source,
+    *,
+    fetched_at: datetime,
+    outcome: str,
+    fetched: Fetched | None = None,
+    store: bool = False,
+    error: str | None = None,
+    extractor: str | None = None,
+    extractor_version: int | None = None,
+    item_count: int | None = None,
+    duration_ms: int | None = None,
+) -> Snapshot:
+    """Add a snapshot row; with ``store`` the body is kept too (only for new content)."""
+    digest = fetched.hash if fetched is not None and fetched.body else None
+    if store and fetched is not None and digest:
+        store_body(session, fetched.body, digest)
+    snapshot = Snapshot(
+        source_id=source.id,
+        fetched_at=fetched_at,
+        status=fetched.status if fetched else None,
+        etag=fetched.etag if fetched else None,
+        last_modified=fetched.last_modified if fetched else None,
+        content_hash=digest if store else None,
+        extractor=extractor,
+        extractor_version=extractor_version,
+        item_count=item_count,
+        outcome=outcome,
+        error=error,
+        duration_ms=duration_ms,
+    )
+    session.add(snapshot)
+    return snapshot
+
+
+def latest_extracted_snapshot(session: Session, source_id: int) -> Snapshot | None:
+    """The last snapshot whose items were read (baseline, changed, unchanged content or suspect)."""
+    query = (
+        select(Snapshot)
+        .where(Snapshot.source_id == source_id, Snapshot.extractor.is_not(None))
+        .order_by(Snapshot.fetched_at.desc(), Snapshot.id.desc())
+        .limit(1)
+    )
+    return session.scalars(query).first()
