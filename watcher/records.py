@@ -7,7 +7,8 @@ so items are compared by identity, never by their position on the page.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
 from typing import Any, ClassVar, TypeAlias
 
 from watcher.text import normalise_key
@@ -122,7 +123,9 @@ KINDS: Mapping[str, type[Record]] = {cls.kind: cls for cls in (Paper, Role, News
 
 def record_fields(record: Record) -> dict[str, Any]:
     """The record's fields as JSON-ready values (tuples become lists)."""
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(record).items()}
+    # Not dataclasses.asdict: its recursive deep copy is ten times slower, and the values are flat.
+    values = ((f.name, getattr(record, f.name)) for f in dataclass_fields(record))
+    return {name: list(value) if isinstance(value, tuple) else value for name, value in values}
 
 
 def record_from_fields(kind: str, fields: Mapping[str, Any]) -> Record:
