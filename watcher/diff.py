@@ -172,7 +172,7 @@ def diff_items(
     refreshed: list[ItemRefresh] = []
     unchanged = 0
     for before, after in pairs:
-        delta = meaningful_delta(before.kind, before.fields, after.fields)
+        delta = {} if before.fields == after.fields else meaningful_delta(before.kind, before.fields, after.fields)
         if delta:
             placed.append((position[id(after)], _modified(before, after, delta)))
             continue

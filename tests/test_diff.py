@@ -1,0 +1,259 @@
+"""The diff stage: identity, meaningful changes, fuzzy re-identification and the collapse guard."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+import pytest
+
+from watcher.diff import DiffResult, ItemChange, StoredItem, diff_items, meaningful_delta
+from watcher.normalise import normalise_records
+from watcher.records import Award, Member, NewsItem, Paper, Record, Role, record_fields
+
+
+def stored(records: Sequence[Record]) -> list[StoredItem]:
+    """What the database would hold after a check that read these records."""
+    return [StoredItem(kind=r.kind, key=r.key, fields=record_fields(r)) for r in normalise_records(records)]
+
+
+def run(before: Sequence[Record], after: Sequence[Record]) -> DiffResult:
+    return diff_items(stored(before), normalise_records(after))
+
+
+def only(result: DiffResult) -> ItemChange:
+    assert result.suspect is None
+    assert len(result.changes) == 1, result.changes
+    return result.changes[0]
+
+
+def papers(count: int) -> list[Record]:
+    return [
+        Paper(title=f"Study {n} of tidal sediment transport", authors=("Ines Marlow", f"Coauthor {n}"), year=2024)
+        for n in range(count)
+    ]
+
+
+def test_first_check_reports_everything_as_added() -> None:
+    result = diff_items([], normalise_records(papers(5)))
+    assert result.suspect is None
+    assert [c.change for c in result.changes] == ["added"] * 5
+    assert result.changes[0].after == record_fields(normalise_records(papers(1))[0])
+
+
+def test_same_items_report_nothing() -> None:
+    result = run(papers(6), papers(6))
+    assert result.changes == () and result.unchanged == 6 and result.refreshed == ()
+
+
+def test_reordering_reports_nothing() -> None:
+    items = [*papers(6), NewsItem(date="2026-01-02", text="Welcome, new students")]
+    result = run(items, list(reversed(items)))
+    assert result.changes == () and result.unchanged == 7
+
+
+def test_case_punctuation_and_spacing_edits_report_nothing() -> None:
+    before = [*papers(4), Paper(title="Wave Models: A Survey", venue="J. Coastal Res.", year=2025)]
+    after = [*papers(4), Paper(title="wave models - a  survey.", venue="J Coastal Res", year=2025)]
+    result = run(before, after)
+    assert result.changes == ()
+    # The new spelling is stored quietly, under the same identity.
+    [refresh] = result.refreshed
+    assert refresh.old_key == refresh.key == "title:wave models a survey"
+    assert refresh.fields["venue"] == "J Coastal Res"
+
+
+def test_fixed_title_typo_is_modified_not_removed_and_added() -> None:
+    before = [*papers(4), Paper(title="Lagrangian Tracers in Estaury Plumes", venue="GRL 2025")]
+    after = [*papers(4), Paper(title="Lagrangian Tracers in Estuary Plumes", venue="GRL 2025")]
+    change = only(run(before, after))
+    assert change.change == "modified"
+    assert change.old_key == "title:lagrangian tracers in estaury plumes"
+    assert change.key == "title:lagrangian tracers in estuary plumes"
+    assert change.delta == {
+        "title": {"old": "Lagrangian Tracers in Estaury Plumes", "new": "Lagrangian Tracers in Estuary Plumes"}
+    }
+
+
+def test_venue_from_arxiv_to_conference_is_modified_with_a_json_delta() -> None:
+    before = [*papers(4), Paper(title="Sparse Reef Maps", venue="arXiv", year=2025, arxiv="2503.01234")]
+    after = [*papers(4), Paper(title="Sparse Reef Maps", venue="CVPR 2026", year=2026, arxiv="2503.01234")]
+    change = only(run(before, after))
+    assert change.change == "modified" and change.key == change.old_key == "arxiv:2503.01234"
+    assert change.delta == {"venue": {"old": "arXiv", "new": "CVPR 2026"}, "year": {"old": 2025, "new": 2026}}
+    assert json.loads(json.dumps(change.delta)) == change.delta
+    assert change.before is not None and change.before["venue"] == "arXiv"
+    assert change.after is not None and change.after["venue"] == "CVPR 2026"
+
+
+def test_a_venue_appearing_for_a_preprint_is_modified() -> None:
+    before = [*papers(4), Paper(title="Sparse Reef Maps")]
+    after = [*papers(4), Paper(title="Sparse Reef Maps", venue="ECCV 2026")]
+    assert only(run(before, after)).delta == {"venue": {"old": None, "new": "ECCV 2026"}}
+
+
+def test_a_dropped_detail_or_a_venue_typo_fix_reports_nothing() -> None:
+    before = [*papers(4), Paper(title="Sparse Reef Maps", venue="Under reveiw", year=2025)]
+    assert run(before, [*papers(4), Paper(title="Sparse Reef Maps", venue="Under review", year=2025)]).changes == ()
+    assert run(before, [*papers(4), Paper(title="Sparse Reef Maps")]).changes == ()
+
+
+def test_short_venue_words_are_not_typos() -> None:
+    assert meaningful_delta("paper", {"title": "T", "venue": "ICCV 2025"}, {"title": "T", "venue": "ECCV 2025"})
+
+
+def test_paper_gaining_a_doi_changes_key_but_reports_nothing() -> None:
+    before = [*papers(4), Paper(title="Sparse Reef Maps", venue="ICLR 2026", url="https://x.example/reef.pdf")]
+    after = [*papers(4), Paper(title="Sparse Reef Maps", venue="ICLR 2026", doi="10.5555/Reef.7")]
+    result = run(before, after)
+    assert result.changes == ()
+    [refresh] = result.refreshed
+    assert (refresh.old_key, refresh.key) == ("title:sparse reef maps", "doi:10.5555/reef.7")
+
+
+def test_paper_gaining_a_doi_and_a_venue_is_one_modification() -> None:
+    before = [*papers(4), Paper(title="Sparse Reef Maps", arxiv="2503.01234", venue="arXiv")]
+    after = [*papers(4), Paper(title="Sparse Reef Maps: Extended", arxiv="2503.01234", doi="10.1/r", venue="TPAMI")]
+    change = only(run(before, after))
+    assert change.change == "modified"
+    assert (change.old_key, change.key) == ("arxiv:2503.01234", "doi:10.1/r")
+    assert set(change.delta or {}) == {"title", "venue"}
+
+
+def test_author_list_change_is_modified_but_respelt_names_are_not() -> None:
+    base = Paper(title="Sparse Reef Maps", authors=("Ines Marlow", "Pavel Siddharth Orr"))
+    respelt = Paper(title="Sparse Reef Maps", authors=("I. Marlow", "Pavel S. Orr"))
+    grown = Paper(title="Sparse Reef Maps", authors=("Ines Marlow", "Pavel S. Orr", "Dana Yu"))
+    assert run([*papers(4), base], [*papers(4), respelt]).changes == ()
+    change = only(run([*papers(4), base], [*papers(4), grown]))
+    assert change.delta == {"authors": {"old": list(base.authors), "new": list(grown.authors)}}
+
+
+def test_different_papers_with_similar_titles_stay_apart() -> None:
+    before = [*papers(6), Paper(title="Reef Maps I", doi="10.1/one")]
+    after = [*papers(6), Paper(title="Reef Maps II", doi="10.1/two")]
+    assert [c.change for c in run(before, after).changes] == ["added", "removed"]
+
+
+def test_reworded_news_with_the_same_date_is_modified() -> None:
+    before = [*papers(4), NewsItem(date="2026-04-12", text="Tomas's MS defense")]
+    after = [
+        *papers(4),
+        NewsItem(date="Apr 12, 2026", text="Tomas defended his MS thesis. Congratulations! He stays on for a PhD."),
+    ]
+    change = only(run(before, after))
+    assert change.change == "modified" and change.kind == "news"
+    assert set(change.delta or {}) == {"text"}
+
+
+def test_news_with_another_date_and_similar_text_is_new() -> None:
+    before = [*papers(4), NewsItem(date="2022-09-16", text="One paper gets accepted to NeurIPS 2022")]
+    after = [*before, NewsItem(date="2024-07-01", text="One paper gets accepted to ECCV 2024")]
+    change = only(run(before, after))
+    assert change.change == "added" and change.key.startswith("2024-07-01|")
+
+
+def test_member_role_change_is_modified() -> None:
+    lab = [Member(name=f"Student {n}", role="PhD student") for n in range(5)]
+    before = [*lab, Member(name="Rosa Quint", role="PhD student", url="https://rq.example")]
+    after = [*lab, Member(name="Rosa Quint", role="Alumni")]
+    change = only(run(before, after))
+    assert change.kind == "member" and change.key == change.old_key == "rosa quint"
+    assert change.delta == {"role": {"old": "PhD student", "new": "Alumni"}}
+
+
+def test_role_promotion_at_the_same_organisation_is_modified() -> None:
+    before = [*papers(4), Role(title="Senior Research Scientist", organization="Adobe", start="2021")]
+    after = [*papers(4), Role(title="Principal Scientist", organization="Adobe", start="2021")]
+    change = only(run(before, after))
+    assert change.kind == "role" and change.delta == {
+        "title": {"old": "Senior Research Scientist", "new": "Principal Scientist"}
+    }
+
+
+def test_role_moving_to_a_similar_organisation_is_modified() -> None:
+    before = [*papers(4), Role(title="Research Scientist", organization="Google Research")]
+    after = [*papers(4), Role(title="Research Scientist", organization="Google DeepMind")]
+    assert set(only(run(before, after)).delta or {}) == {"organization"}
+
+
+def test_a_role_that_ends_is_modified() -> None:
+    before = [*papers(4), Role(title="PhD student", organization="Northfield University", start="2020")]
+    after = [*papers(4), Role(title="PhD student", organization="Northfield University", start="2020", end="2026")]
+    assert only(run(before, after)).delta == {"end": {"old": None, "new": "2026"}}
+
+
+def test_same_award_in_another_year_is_another_award() -> None:
+    before = [*papers(4), Award(title="Best Reviewer Award", year=2024)]
+    after = [*before, Award(title="Best Reviewer Award", year=2025)]
+    assert only(run(before, after)).change == "added"
+
+
+def test_duplicate_news_rows_on_the_page_report_nothing() -> None:
+    news = [NewsItem(date=f"2025-0{n}-01", text=f"Item {n}") for n in range(1, 6)]
+    result = run(news, [*news, NewsItem(date="2025-03-01", text="Item 3")])
+    assert result.changes == () and result.unchanged == 5
+
+
+def test_genuine_removal_of_one_of_ten() -> None:
+    before = papers(10)
+    change = only(run(before, before[:3] + before[4:]))
+    assert change.change == "removed" and change.before == record_fields(normalise_records([before[3]])[0])
+
+
+def test_additions_and_removals_come_in_page_order() -> None:
+    before = papers(8)
+    after = [Paper(title="Brand new first"), *before[1:], Paper(title="Brand new last")]
+    result = run(before, after)
+    assert [(c.change, c.key) for c in result.changes] == [
+        ("added", "title:brand new first"),
+        ("added", "title:brand new last"),
+        ("removed", "title:study 0 of tidal sediment transport"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("after_count", "reason_part"),
+    [(0, "no items"), (1, "fewer than 50%")],
+)
+def test_collapsed_extraction_is_suspect_and_reports_nothing(after_count: int, reason_part: str) -> None:
+    before = papers(30)
+    error_page = [Paper(title="Page not found")][:after_count]
+    result = run(before, error_page)
+    assert result.changes == () and result.refreshed == ()
+    assert result.suspect is not None and reason_part in result.suspect
+
+
+def test_zero_items_after_a_single_item_is_suspect() -> None:
+    assert run(papers(1), []).suspect is not None
+
+
+def test_redesign_that_replaces_most_items_is_suspect() -> None:
+    # Same count, but the extractor now reads navigation links instead of papers.
+    junk = [Paper(title=f"Menu entry {n}") for n in range(10)]
+    result = run(papers(10), junk)
+    assert result.changes == ()
+    assert result.suspect == "10 of 10 items would be removed"
+
+
+def test_a_kind_that_vanishes_is_suspect() -> None:
+    news = [NewsItem(date=f"2025-0{n}-01", text=f"Item {n}") for n in range(1, 6)]
+    result = run(papers(20) + news, papers(20))
+    assert result.suspect == "all 5 news items vanished" and result.changes == ()
+
+
+def test_small_sources_below_the_guard_size_report_removals() -> None:
+    result = run(papers(3), papers(1))
+    assert result.suspect is None
+    assert [c.change for c in result.changes] == ["removed", "removed"]
+
+
+def test_large_edit_is_matched_exactly() -> None:
+    before = papers(2000)
+    after = list(before)
+    for n in range(0, 2000, 20):  # 5 %: a typo fixed in the title
+        after[n] = Paper(title=f"Study {n} of tidal sediment transports", authors=("Ines Marlow", f"Coauthor {n}"))
+    result = run(before, after)
+    assert result.suspect is None
+    assert len(result.changes) == 100 and {c.change for c in result.changes} == {"modified"}
+    assert all(c.key == f"{c.old_key}s" for c in result.changes)
