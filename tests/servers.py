@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from email.utils import formatdate
 
 from aiohttp import web
+from multidict import CIMultiDict
 
 __all__ = ["Page", "StaticSite", "serve"]
 
@@ -151,7 +152,7 @@ class StaticSite:
             return list(self._requests.get(path, []))
 
     def request_headers(self, path: str) -> list[Mapping[str, str]]:
-        """The headers of each request to ``path``, in arrival order."""
+        """The headers of each request to ``path`` (case-insensitive mappings), in arrival order."""
         with self._lock:
             return [headers for p, headers in self._headers if p == path]
 
@@ -182,7 +183,7 @@ class StaticSite:
         path = request.path
         with self._lock:
             self._requests.setdefault(path, []).append(time.monotonic())
-            self._headers.append((path, dict(request.headers)))
+            self._headers.append((path, CIMultiDict(request.headers)))
             served = self._pages.get(path)
         if served is None:
             return web.Response(status=404, text="not found", content_type="text/plain")
