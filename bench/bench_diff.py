@@ -23,9 +23,30 @@ from watcher.normalise import normalise_records
 from watcher.records import Member, NewsItem, Paper, Record, Role, record_fields
 
 WORDS = (
-    "neural", "sparse", "fields", "adaptive", "learning", "robust", "graph", "inference",
-    "tidal", "coastal", "sediment", "transport", "model", "diffusion", "scalable", "efficient",
-    "latent", "dynamics", "estimation", "control", "stochastic", "bayesian", "optimal", "distributed",
+    "neural",
+    "sparse",
+    "fields",
+    "adaptive",
+    "learning",
+    "robust",
+    "graph",
+    "inference",
+    "tidal",
+    "coastal",
+    "sediment",
+    "transport",
+    "model",
+    "diffusion",
+    "scalable",
+    "efficient",
+    "latent",
+    "dynamics",
+    "estimation",
+    "control",
+    "stochastic",
+    "bayesian",
+    "optimal",
+    "distributed",
 )
 
 
@@ -39,8 +60,10 @@ def random_record(rng: random.Random, n: int) -> Record:
         authors = tuple(f"{rng.choice(string.ascii_uppercase)}. Author{rng.randint(1, 500)}" for _ in range(4))
         return Paper(title=random_title(rng), authors=authors, venue="arXiv", year=2025)
     if pick < 0.85:
-        return NewsItem(date=f"20{rng.randint(10, 26)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}",
-                        text=f"{random_title(rng)} accepted")
+        return NewsItem(
+            date=f"20{rng.randint(10, 26)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}",
+            text=f"{random_title(rng)} accepted",
+        )
     if pick < 0.95:
         return Member(name=f"Person {n} {rng.choice(WORDS)}", role="PhD student")
     return Role(title=random_title(rng), organization=f"Institute {n}")
@@ -92,8 +115,10 @@ def main() -> None:
     result = diff_items(stored, second)
     summary = Counter(c.change for c in result.changes)
     print(f"items: {len(stored)} -> {len(second)}, edited fraction {fraction:.0%}")
-    print(f"changes: {dict(summary)}, unchanged {result.unchanged}, refreshed {len(result.refreshed)}, "
-          f"suspect {result.suspect!r}")
+    print(
+        f"changes: {dict(summary)}, unchanged {result.unchanged}, refreshed {len(result.refreshed)}, "
+        f"suspect {result.suspect!r}"
+    )
     print(f"normalise: {normalise_s * 1000:.1f} ms ({len(raw_second) / normalise_s:,.0f} items/s)")
     print(f"diff:      {diff_s * 1000:.1f} ms ({len(second) / diff_s:,.0f} items/s)")
 

@@ -183,6 +183,45 @@ def test_a_role_that_ends_is_modified() -> None:
     assert only(run(before, after)).delta == {"end": {"old": None, "new": "2026"}}
 
 
+def test_role_title_typo_without_an_organisation_is_modified() -> None:
+    before = [*papers(4), Role(title="Visiting Reseacher", start="2025")]
+    after = [*papers(4), Role(title="Visiting Researcher", start="2025")]
+    assert set(only(run(before, after)).delta or {}) == {"title"}
+
+
+def test_role_gaining_its_organisation_is_modified() -> None:
+    before = [*papers(4), Role(title="Research Scientist")]
+    after = [*papers(4), Role(title="Research Scientist", organization="Halcyon Labs")]
+    assert only(run(before, after)).delta == {"organization": {"old": None, "new": "Halcyon Labs"}}
+
+
+def test_unrelated_roles_are_removed_and_added() -> None:
+    before = [*papers(6), Role(title="Teaching fellow", organization="Northfield University")]
+    after = [*papers(6), Role(title="Engineer", organization="Halcyon Labs")]
+    assert [c.change for c in run(before, after).changes] == ["added", "removed"]
+
+
+def test_several_news_of_one_date_pair_by_text() -> None:
+    before = [
+        *papers(4),
+        NewsItem(date="2026-03-01", text="Two papers accepted to ICRA 2026"),
+        NewsItem(date="2026-03-01", text="Welcome to our new postdoc Lena Park"),
+    ]
+    after = [
+        *papers(4),
+        NewsItem(date="2026-03-01", text="Welcome to our new postdoc, Dr. Lena Park!"),
+        NewsItem(date="2026-03-01", text="Three papers accepted to ICRA 2026"),
+    ]
+    result = run(before, after)
+    assert [(c.change, (c.delta or {})["text"]) for c in result.changes] == [
+        (
+            "modified",
+            {"old": "Welcome to our new postdoc Lena Park", "new": "Welcome to our new postdoc, Dr. Lena Park!"},
+        ),
+        ("modified", {"old": "Two papers accepted to ICRA 2026", "new": "Three papers accepted to ICRA 2026"}),
+    ]
+
+
 def test_same_award_in_another_year_is_another_award() -> None:
     before = [*papers(4), Award(title="Best Reviewer Award", year=2024)]
     after = [*before, Award(title="Best Reviewer Award", year=2025)]

@@ -300,45 +300,59 @@ def _score_news(olds: Sequence[_Entry], news: Sequence[_Entry]) -> _Candidates:
 
     Different dates pair only with the same text (a corrected date); an undated item needs 90 %.
     """
-    old_dates = [e.fields.get("date") for e in olds]
-    new_dates = [e.fields.get("date") for e in news]
-    old_count, new_count = Counter(old_dates), Counter(new_dates)
+    old_dates, new_dates = _column(olds, "date"), _column(news, "date")
     sims = process.cdist(_field_keys(olds, "text"), _field_keys(news, "text"), scorer=fuzz.token_set_ratio)
-    candidates: _Candidates = []
-    for i, old_date in enumerate(old_dates):
-        for j, new_date in enumerate(new_dates):
-            sim = float(sims[i, j])
-            if old_date and new_date and old_date != new_date:
-                accept = sim == 100.0
-            elif old_date and old_date == new_date:
-                alone = old_count[old_date] == 1 and new_count[new_date] == 1
-                accept = alone or sim >= SAME_DATE_NEWS_THRESHOLD
-            else:
-                accept = sim >= TITLE_THRESHOLD
-            if accept:
-                candidates.append((sim, i, j))
-    return candidates
+    dated = (old_dates != "")[:, None] & (new_dates != "")[None, :]
+    same_date = dated & (old_dates[:, None] == new_dates[None, :])
+    alone = (_counts(old_dates) == 1)[:, None] & (_counts(new_dates) == 1)[None, :]
+    accept = np.where(
+        same_date,
+        alone | (sims >= SAME_DATE_NEWS_THRESHOLD),
+        np.where(dated, sims == 100.0, sims >= TITLE_THRESHOLD),
+    )
+    return _candidates(np.where(accept, sims, -1.0))
 
 
 def _score_roles(olds: Sequence[_Entry], news: Sequence[_Entry]) -> _Candidates:
-    """Same organisation (a promotion), or same title at a similar or newly named organisation."""
-    old_titles, new_titles = _field_keys(olds, "title"), _field_keys(news, "title")
-    old_orgs, new_orgs = _field_keys(olds, "organization"), _field_keys(news, "organization")
+    """Same organisation (a promotion), or same title at a similar or newly named organisation.
+
+    Otherwise title and organisation must both be 90 % alike (the title alone when neither names one).
+    """
+    old_titles, new_titles = _column(olds, "title", normalise_key), _column(news, "title", normalise_key)
+    old_orgs, new_orgs = _column(olds, "organization", normalise_key), _column(news, "organization", normalise_key)
     title_sims = process.cdist(old_titles, new_titles, scorer=fuzz.token_set_ratio)
     org_sims = process.cdist(old_orgs, new_orgs, scorer=fuzz.token_set_ratio)
-    candidates: _Candidates = []
-    for i in range(len(olds)):
-        for j in range(len(news)):
-            title_sim, org_sim = float(title_sims[i, j]), float(org_sims[i, j])
-            if old_orgs[i] and old_orgs[i] == new_orgs[j]:
-                candidates.append((100.0 + title_sim, i, j))
-            elif old_titles[i] == new_titles[j] and (
-                not old_orgs[i] or not new_orgs[j] or org_sim >= ORGANISATION_THRESHOLD
-            ):
-                candidates.append((100.0 + org_sim, i, j))
-            elif min(title_sim, org_sim) >= TITLE_THRESHOLD:
-                candidates.append((title_sim, i, j))
-    return candidates
+    no_org = (old_orgs == "")[:, None] | (new_orgs == "")[None, :]
+    same_org = ~no_org & (old_orgs[:, None] == new_orgs[None, :])
+    same_title = old_titles[:, None] == new_titles[None, :]
+    alike = np.where(no_org & (old_orgs[:, None] == new_orgs[None, :]), title_sims, np.minimum(title_sims, org_sims))
+    scores = np.where(
+        same_org,
+        100.0 + title_sims,
+        np.where(
+            same_title & (no_org | (org_sims >= ORGANISATION_THRESHOLD)),
+            100.0 + org_sims,
+            np.where(alike >= TITLE_THRESHOLD, alike, -1.0),
+        ),
+    )
+    return _candidates(scores)
+
+
+def _column(entries: Sequence[_Entry], name: str, clean: Callable[[Any], str] = str) -> np.ndarray:
+    """One field of every entry as an array of strings ("" when absent), for pairwise masks."""
+    return np.array([clean(e.fields.get(name)) if e.fields.get(name) else "" for e in entries], dtype=object)
+
+
+def _counts(values: np.ndarray) -> np.ndarray:
+    """How often each value occurs among its neighbours."""
+    counts = Counter(values.tolist())
+    return np.array([counts[v] for v in values.tolist()])
+
+
+def _candidates(scores: np.ndarray) -> _Candidates:
+    """The pairs with a score (non-negative) as (score, old index, new index)."""
+    rows, cols = np.nonzero(scores >= 0)
+    return [(float(scores[i, j]), int(i), int(j)) for i, j in zip(rows, cols, strict=True)]
 
 
 def _score_by_field(name: str) -> Callable[[Sequence[_Entry], Sequence[_Entry]], _Candidates]:

@@ -191,7 +191,5 @@ def _find_duplicate(
 def _compatible(first: Record, second: Record) -> bool:
     """Papers with the same title but different DOIs (a workshop and a journal version) stay apart."""
     if isinstance(first, Paper) and isinstance(second, Paper):
-        return all(
-            not a or not b or a == b for a, b in ((first.doi, second.doi), (first.arxiv, second.arxiv))
-        )
+        return all(not a or not b or a == b for a, b in ((first.doi, second.doi), (first.arxiv, second.arxiv)))
     return True
