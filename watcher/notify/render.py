@@ -140,7 +140,7 @@ def _change_view(obj: Mapping[str, Any]) -> ChangeView:
     kind, item = obj["kind"], obj.get("item") or {}
     before = obj.get("before") or {}
     diffs = tuple(
-        (name, _text(before.get(name)), _text(value))
+        (name, _text(before.get(name)) or "(none)", _text(value) or "(none)")
         for name, value in item.items()
         if obj["change"] == "modified" and before.get(name) != value
     )
