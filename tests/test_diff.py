@@ -98,6 +98,13 @@ def test_a_dropped_detail_or_a_venue_typo_fix_reports_nothing() -> None:
     assert run(before, [*papers(4), Paper(title="Sparse Reef Maps")]).changes == ()
 
 
+def test_a_year_added_to_a_venue_badge_reports_nothing() -> None:
+    before = [*papers(4), Paper(title="Sparse Reef Maps", venue="ECCV")]
+    assert run(before, [*papers(4), Paper(title="Sparse Reef Maps", venue="ECCV 2024")]).changes == ()
+    changed = run(before, [*papers(4), Paper(title="Sparse Reef Maps", venue="ECCV 2024 (Oral)")])
+    assert only(changed).delta == {"venue": {"old": "ECCV", "new": "ECCV 2024 (Oral)"}}
+
+
 def test_short_venue_words_are_not_typos() -> None:
     assert meaningful_delta("paper", {"title": "T", "venue": "ICCV 2025"}, {"title": "T", "venue": "ECCV 2025"})
 

@@ -110,10 +110,13 @@ class FieldRule:
     for a preprint, an end date for a current role). ``typo_tolerant`` ignores edits of
     at most two letters inside words of five or more letters ("accpted" -> "accepted"),
     never a change of digits or of short words (ICCV -> ECCV stays a change).
+    ``year_tolerant`` ignores a year added to or dropped from the text (a badge "ECCV"
+    restyled as "ECCV 2024"); a year that changes into another is still reported.
     """
 
     appearing: bool = False
     typo_tolerant: bool = False
+    year_tolerant: bool = False
 
 
 _CHANGE = FieldRule()
@@ -127,7 +130,7 @@ MEANINGFUL_FIELDS: Mapping[str, Mapping[str, FieldRule]] = {
     "paper": {
         "title": _CHANGE,
         "authors": _CHANGE,
-        "venue": FieldRule(appearing=True, typo_tolerant=True),
+        "venue": FieldRule(appearing=True, typo_tolerant=True, year_tolerant=True),
         "year": _CHANGE,
     },
     # A promotion, a new organisation, a role that ends (an end date appears).
@@ -143,6 +146,8 @@ MEANINGFUL_FIELDS: Mapping[str, Mapping[str, FieldRule]] = {
 TITLE_THRESHOLD = 90.0
 #: Two news items of the same date are one reworded item from this text similarity on.
 SAME_DATE_NEWS_THRESHOLD = 50.0
+#: Two roles at one organisation are one (a promotion) from this title similarity on.
+ROLE_TITLE_THRESHOLD = 50.0
 #: A role keeping its title may move to an organisation this similar (Google Research -> Google DeepMind).
 ORGANISATION_THRESHOLD = 50.0
 
@@ -299,36 +304,69 @@ def _score_news(olds: Sequence[_Entry], news: Sequence[_Entry]) -> _Candidates:
     """A reworded item keeps its date: same date pairs (the only one of that date, or text 50 % alike).
 
     Different dates pair only with the same text (a corrected date); an undated item needs 90 %.
+    Texts are compared within one date at a time, so a page of thousands of news stays cheap.
     """
-    old_dates, new_dates = _column(olds, "date"), _column(news, "date")
-    sims = process.cdist(_field_keys(olds, "text"), _field_keys(news, "text"), scorer=fuzz.token_set_ratio)
-    dated = (old_dates != "")[:, None] & (new_dates != "")[None, :]
-    same_date = dated & (old_dates[:, None] == new_dates[None, :])
-    alone = (_counts(old_dates) == 1)[:, None] & (_counts(new_dates) == 1)[None, :]
-    accept = np.where(
-        same_date,
-        alone | (sims >= SAME_DATE_NEWS_THRESHOLD),
-        np.where(dated, sims == 100.0, sims >= TITLE_THRESHOLD),
-    )
-    return _candidates(np.where(accept, sims, -1.0))
+    old_texts, new_texts = _field_keys(olds, "text"), _field_keys(news, "text")
+    old_by_date, new_by_date = _indices_by(olds, "date"), _indices_by(news, "date")
+    candidates: _Candidates = []
+    for date, rows in old_by_date.items():
+        cols = new_by_date.get(date, [])
+        if not date or not cols:
+            continue
+        sims = process.cdist([old_texts[i] for i in rows], [new_texts[j] for j in cols], scorer=fuzz.token_set_ratio)
+        alone = len(rows) == 1 and len(cols) == 1
+        accept = sims >= 0 if alone else sims >= SAME_DATE_NEWS_THRESHOLD
+        candidates += [(float(sims[r, c]), rows[r], cols[c]) for r, c in zip(*np.nonzero(accept), strict=True)]
+    new_by_text: dict[str, list[int]] = {}
+    for j, text in enumerate(new_texts):
+        new_by_text.setdefault(text, []).append(j)
+    for i, text in enumerate(old_texts):
+        old_date = olds[i].fields.get("date")
+        candidates += [
+            (100.0, i, j)
+            for j in new_by_text.get(text, ())
+            if old_date and news[j].fields.get("date") not in (None, old_date)
+        ]
+    undated_old, undated_new = old_by_date.get("", []), new_by_date.get("", [])
+    if undated_old:
+        sims = _similarity([old_texts[i] for i in undated_old], new_texts, cutoff=TITLE_THRESHOLD)
+        candidates += [(float(sims[r, j]), undated_old[r], int(j)) for r, j in zip(*np.nonzero(sims), strict=True)]
+    if undated_new:
+        sims = _similarity(old_texts, [new_texts[j] for j in undated_new], cutoff=TITLE_THRESHOLD)
+        candidates += [
+            (float(sims[i, c]), int(i), undated_new[c])
+            for i, c in zip(*np.nonzero(sims), strict=True)
+            if olds[i].fields.get("date")  # undated on both sides was counted above
+        ]
+    return candidates
+
+
+def _indices_by(entries: Sequence[_Entry], name: str) -> dict[str, list[int]]:
+    groups: dict[str, list[int]] = {}
+    for n, entry in enumerate(entries):
+        groups.setdefault(entry.fields.get(name) or "", []).append(n)
+    return groups
 
 
 def _score_roles(olds: Sequence[_Entry], news: Sequence[_Entry]) -> _Candidates:
     """Same organisation (a promotion), or same title at a similar or newly named organisation.
 
-    Otherwise title and organisation must both be 90 % alike (the title alone when neither names one).
+    At one organisation, titles must be 50 % alike unless that role is the only one there on
+    each side ("Senior Research Scientist" -> "Principal Scientist"). Otherwise title and
+    organisation must both be 90 % alike (the title alone when neither names one).
     """
     old_titles, new_titles = _column(olds, "title", normalise_key), _column(news, "title", normalise_key)
     old_orgs, new_orgs = _column(olds, "organization", normalise_key), _column(news, "organization", normalise_key)
-    title_sims = process.cdist(old_titles, new_titles, scorer=fuzz.token_set_ratio)
-    org_sims = process.cdist(old_orgs, new_orgs, scorer=fuzz.token_set_ratio)
+    title_sims = _similarity(old_titles, new_titles, cutoff=0)
+    org_sims = _similarity(old_orgs, new_orgs, cutoff=0)
     no_org = (old_orgs == "")[:, None] | (new_orgs == "")[None, :]
     same_org = ~no_org & (old_orgs[:, None] == new_orgs[None, :])
     same_title = old_titles[:, None] == new_titles[None, :]
     alike = np.where(no_org & (old_orgs[:, None] == new_orgs[None, :]), title_sims, np.minimum(title_sims, org_sims))
+    alone = (_counts(old_orgs) == 1)[:, None] & (_counts(new_orgs) == 1)[None, :]
     scores = np.where(
         same_org,
-        100.0 + title_sims,
+        np.where(alone | (title_sims >= ROLE_TITLE_THRESHOLD), 100.0 + title_sims, -1.0),
         np.where(
             same_title & (no_org | (org_sims >= ORGANISATION_THRESHOLD)),
             100.0 + org_sims,
@@ -344,7 +382,7 @@ def _column(entries: Sequence[_Entry], name: str, clean: Callable[[Any], str] = 
 
 
 def _counts(values: np.ndarray) -> np.ndarray:
-    """How often each value occurs among its neighbours."""
+    """How often each value occurs in its array."""
     counts = Counter(values.tolist())
     return np.array([counts[v] for v in values.tolist()])
 
@@ -413,7 +451,9 @@ def _reportable(rule: FieldRule, old: Any, new: Any) -> bool:
         return False
     if _blank(old):
         return rule.appearing
-    return not (rule.typo_tolerant and isinstance(old, str) and isinstance(new, str) and _only_typos(old, new))
+    if not (isinstance(old, str) and isinstance(new, str)):
+        return True
+    return not ((rule.typo_tolerant and _only_typos(old, new)) or (rule.year_tolerant and _only_a_year_added(old, new)))
 
 
 def _blank(value: Any) -> bool:
@@ -429,6 +469,19 @@ def _only_typos(old: str, new: str) -> bool:
         a == b or (a.isalpha() and b.isalpha() and min(len(a), len(b)) >= 5 and Levenshtein.distance(a, b) <= 2)
         for a, b in zip(old_words, new_words, strict=True)
     )
+
+
+def _only_a_year_added(old: str, new: str) -> bool:
+    """The same words, one side with a year and the other without."""
+    old_words, new_words = old.split(), new.split()
+    old_years, new_years = [w for w in old_words if _is_year(w)], [w for w in new_words if _is_year(w)]
+    if old_years and new_years:
+        return False
+    return [w for w in old_words if not _is_year(w)] == [w for w in new_words if not _is_year(w)]
+
+
+def _is_year(word: str) -> bool:
+    return len(word) == 4 and word.isdigit() and word[:2] in {"19", "20"}
 
 
 def _modified(before: _Entry, after: _Entry, delta: dict[str, Any]) -> ItemChange:
