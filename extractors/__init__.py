@@ -9,12 +9,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from extractors.academicpages import AcademicPagesExtractor
 from extractors.base import Case, Extractor
 from extractors.generic import GenericExtractor
+from extractors.hugo_blox import HugoBloxExtractor
 
 __all__ = ["REGISTRY", "Case", "Extractor", "by_name"]
 
 REGISTRY: tuple[Extractor, ...] = (
+    AcademicPagesExtractor(),
+    HugoBloxExtractor(),
     GenericExtractor(),
 )
 

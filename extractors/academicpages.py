@@ -1,0 +1,738 @@
+"""academicpages (the minimal-mistakes Jekyll template for academics).
+
+Claims:
+  * rendered pages: minimal-mistakes markup (``archive__item`` publication/talk items,
+    ``page__content`` with CV sections);
+  * repository bundles (``github:owner/repo``) holding ``_publications/*.md`` or an
+    academicpages ``_pages/about.md`` with its ``_config.yml``;
+  * a single markdown page whose front matter has the template's keys
+    (``author_profile: true``, ``permalink: /``).
+
+Reads:
+  * ``_publications/*.md`` front matter (title, venue, date, paperurl, citation) -> Paper;
+  * markdown pages (``_pages/about.md``, ``_pages/cv.md``) by section: experience/work
+    lists of dated lines (``* 2023/06 - Present Title, **Org**``) -> Role, awards/honours
+    -> Award, projects (a bold name with paper links) -> Paper, news -> NewsItem;
+    without a dated position list, the biography's sentences ("is an Assistant
+    Professor at X", "recipient of the Y Award") -> Role / Award;
+  * rendered HTML: ``.archive__item`` (title, "Published in" venue and date, citation)
+    -> Paper, or -> NewsItem on a talks page; CV headings with lists as above.
+
+The markdown and biography readers here are shared with the Hugo Blox extractor.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from extractors.base import Case, Extractor
+from watcher.records import Award, Document, NewsItem, Paper, Record, Role
+from watcher.text import (
+    clean_text,
+    clean_title,
+    find_arxiv,
+    find_doi,
+    normalise_key,
+    parse_date,
+    parse_year,
+)
+
+__all__ = [
+    "AcademicPagesExtractor",
+    "Section",
+    "bio_records",
+    "markdown_sections",
+    "parse_front_matter",
+    "parse_role_line",
+    "read_sections",
+    "strip_markdown",
+]
+
+# ---------------------------------------------------------------- markdown basics
+
+_FRONT_MATTER = re.compile(r"\A\ufeff?\s*---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.S)
+_LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]*)>?(?:\s+\"[^\"]*\")?\s*\)")
+_HTML_TAG = re.compile(r"<[^>]+>")
+_LIQUID = re.compile(r"\{%.*?%\}|\{\{.*?\}\}", re.S)
+_EMPHASIS = re.compile(r"(\*{1,3}|_{1,3})(?=\S)(.+?)(?<=\S)\1")
+_BULLET = re.compile(r"^(\s*)(?:[*+\-]|\d+[.)])\s+(.*)$")
+_ATX = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+_SETEXT = re.compile(r"^\s{0,3}(=+|-+)\s*$")
+
+
+def parse_front_matter(text: str) -> tuple[dict[str, Any], str]:
+    """A markdown file's YAML front matter (empty when absent or malformed) and its body."""
+    match = _FRONT_MATTER.match(text or "")
+    if not match:
+        return {}, text or ""
+    try:
+        data = yaml.safe_load(match.group(1))
+    except yaml.YAMLError:
+        data = None
+    return (data if isinstance(data, dict) else {}), text[match.end():]
+
+
+def strip_markdown(text: str) -> str:
+    """Plain text of a markdown fragment: links become their text; emphasis, HTML and templating go."""
+    text = _LIQUID.sub(" ", text)
+    text = _LINK.sub(lambda m: m.group(1), text)
+    text = _HTML_TAG.sub(" ", text)
+    for _ in range(2):  # nested emphasis (**_x_**)
+        text = _EMPHASIS.sub(r"\2", text)
+    return clean_text(text.replace("\\", ""))
+
+
+def link_targets(text: str) -> list[tuple[str, str]]:
+    """Every markdown link in ``text`` as (label, url), plus bare HTML hrefs."""
+    found = [(strip_markdown(label), url) for label, url in _LINK.findall(text)]
+    found += [("", url) for url in re.findall(r"href=[\"']([^\"']+)", text)]
+    return found
+
+
+@dataclass(frozen=True, kw_only=True)
+class Section:
+    """A markdown section: its heading (empty before the first one) and its body lines."""
+
+    heading: str
+    lines: tuple[str, ...]
+
+
+def markdown_sections(body: str) -> list[Section]:
+    """Split a markdown body at ATX (``## X``) and setext (``X`` over ``====``) headings."""
+    lines = body.splitlines()
+    sections: list[Section] = []
+    heading, current = "", []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        atx = _ATX.match(line)
+        setext = line.strip() and not _BULLET.match(line) and _SETEXT.match(following)
+        if atx or setext:
+            sections.append(Section(heading=heading, lines=tuple(current)))
+            heading = strip_markdown(atx.group(1) if atx else line)
+            current = []
+            index += 1 if atx else 2
+            continue
+        current.append(line)
+        index += 1
+    sections.append(Section(heading=heading, lines=tuple(current)))
+    return [s for s in sections if s.heading or any(line.strip() for line in s.lines)]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListItem:
+    """A top-level list item: its first line(s) and the indented block below it."""
+
+    head: str
+    body: str
+
+
+def list_items(lines: Sequence[str]) -> list[ListItem]:
+    """Top-level bullets of a section, each with its continuation and nested lines."""
+    items: list[ListItem] = []
+    base: int | None = None
+    head: list[str] = []
+    body: list[str] = []
+    in_body = False
+
+    def flush() -> None:
+        if head:
+            items.append(ListItem(head=" ".join(head), body="\n".join(body)))
+
+    for line in lines:
+        bullet = _BULLET.match(line.expandtabs(4))
+        indent = len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
+        if bullet and (base is None or indent <= base):
+            flush()
+            base = len(bullet.group(1))
+            head, body, in_body = [bullet.group(2)], [], False
+        elif head and line.strip():
+            if not in_body and indent > (base or 0) and not bullet:
+                head.append(line.strip())
+            else:
+                in_body = True
+                body.append(line)
+        elif head:
+            in_body = True
+    flush()
+    return items
+
+
+def paragraphs(lines: Sequence[str]) -> list[str]:
+    """Prose paragraphs of a section (list items, HTML blocks and templating left out)."""
+    blocks: list[list[str]] = [[]]
+    for line in lines:
+        stripped = line.strip()
+        if not stripped or _BULLET.match(line) or stripped.startswith(("<", "{%", "|")):
+            blocks.append([])
+            continue
+        blocks[-1].append(stripped)
+    return [" ".join(b) for b in blocks if b]
+
+
+# ---------------------------------------------------------------- dated lines -> roles
+
+_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]{0,6}\.?"
+_DATE_WORD = rf"(?:\d{{4}}[/.\-]\d{{1,2}}|\d{{1,2}}[/.\-]\d{{4}}|{_MONTH},?\s+\d{{4}}|\d{{4}})"
+_END_WORD = rf"(?:{_DATE_WORD}|[Pp]resent|[Nn]ow|[Cc]urrent|[Tt]oday|[Oo]ngoing)"
+_RANGE = re.compile(rf"(?P<start>{_DATE_WORD})\s*(?:-{{1,2}}|–|—|to|until)\s*(?P<end>{_END_WORD})")
+_SINCE = re.compile(rf"(?:since|from)\s+(?P<start>{_DATE_WORD})", re.I)
+_SINGLE = re.compile(rf"(?P<start>{_DATE_WORD})")
+_BOLD = re.compile(r"\*\*(.+?)\*\*|__(.+?)__|<b>(.+?)</b>|<strong>(.+?)</strong>")
+
+
+@dataclass(frozen=True, kw_only=True)
+class DatedText:
+    """A line with its date or date range taken out."""
+
+    text: str
+    start: str | None
+    end: str | None
+    dated: bool
+
+
+def take_dates(line: str) -> DatedText:
+    """Find a leading or trailing date range ("2023/06 - Present", "2017-2020", "2016") and remove it."""
+    for pattern in (_RANGE, _SINCE, _SINGLE):
+        match = _find_edge_date(pattern, line)
+        if match is None:
+            continue
+        start = parse_date(match.group("start"))
+        end_text = match.groupdict().get("end")
+        end = parse_date(end_text) if end_text else (start if pattern is _SINGLE else None)
+        rest = (line[: match.start()] + " " + line[match.end():]).strip()
+        rest = re.sub(r"^[\s:;,|–—\-]+|[\s:;,|–—\-(]+$", "", rest)
+        rest = re.sub(r"\(\s*\)", "", rest)
+        return DatedText(text=rest, start=start, end=end, dated=True)
+    return DatedText(text=line, start=None, end=None, dated=False)
+
+
+def _find_edge_date(pattern: re.Pattern[str], line: str) -> re.Match[str] | None:
+    """A date match at the start or the end of the line (dates inside a title are not dates)."""
+    plain = line.strip()
+    for match in pattern.finditer(line):
+        before = re.sub(r"[\s*_\[(:|]", "", line[: match.start()])
+        after = re.sub(r"[\s*_\]).:;|]", "", line[match.end():])
+        if not before or not after:
+            return match
+    del plain
+    return None
+
+
+def parse_role_line(line: str) -> Role | None:
+    """``2023/06 - Present Principal Scientist, **Org**`` or ``Title, Org, 2017-2020`` as a Role.
+
+    The organisation is the bold part (with what follows it), else what follows the
+    first comma (or " at "). Lines without a date are not positions (skills, notes).
+    """
+    dated = take_dates(line)
+    if not dated.dated or not dated.text:
+        return None
+    text = dated.text
+    bold = _BOLD.search(text)
+    if bold and strip_markdown(text[: bold.start()]).strip(" ,;|-–—"):
+        title = strip_markdown(text[: bold.start()])
+        organization = strip_markdown(text[bold.start():])
+    else:
+        plain = strip_markdown(text)
+        title, organization = _split_title_org(plain)
+    title = clean_title(title.strip(" ,;|-–—"))
+    if not title or len(title) > 160:
+        return None
+    return Role(title=title, organization=_clean_org(organization), start=dated.start, end=dated.end)
+
+
+def _split_title_org(plain: str) -> tuple[str, str]:
+    for separator in (", ", " at ", " @ ", " | ", " – ", " — ", " - "):
+        if separator in plain:
+            title, organization = plain.split(separator, 1)
+            return title, organization
+    return plain, ""
+
+
+def _clean_org(text: str | None) -> str | None:
+    """An organisation without trailing punctuation or a restated acronym ("Lab (PL)")."""
+    text = clean_text(text)
+    text = re.sub(r"\s*\(([A-Z][A-Za-z&\-]{1,9})\)", "", text)
+    text = re.sub(r"^(?:the|The)\s+", "", text)
+    text = text.strip(" ,;.|-–—")
+    return text or None
+
+
+# ---------------------------------------------------------------- biography sentences
+
+# Nouns that name a position. A title is up to five words ending in one of them.
+_ROLE_NOUNS = (
+    "professor|lecturer|instructor|scientist|researcher|engineer|postdoc|student|candidate|"
+    "director|founder|co-founder|cofounder|faculty|editor|affiliate|advisor|adviser|member|"
+    "chair|head|lead|manager|intern|associate|dean|officer|consultant|analyst|president|"
+    "investigator|architect|developer|fellow|scholar"
+)
+# Only these fellows/scholars are positions; other fellows are honours (awards).
+_POSITION_FELLOW = re.compile(
+    r"\b(?:postdoctoral|post-doctoral|research|teaching|visiting|senior)\s+(?:fellow|scholar)$", re.I
+)
+_AWARD_NOUNS = r"award|prize|medal|fellowship|scholarship|fellow|honou?r|grant|distinction"
+# Lower-case words that may open a title ("senior faculty", "managing editor").
+_TITLE_WORDS = (
+    "senior|junior|assistant|associate|adjunct|full|visiting|managing|founding|principal|chief|"
+    "staff|research|postdoctoral|post-doctoral|post|doctorate|doctoral|graduate|phd|ph.d.|"
+    "executive|deputy|technical|tech|team|program|software|data|lead|affiliated|co|"
+    "undergraduate|master's|masters|summer|head|clinical|tenured|tenure-track|distinguished"
+)
+# A title word: capitalised ("Assistant", "Founders’") or one of the lower-case title words.
+_TITLE_WORD = rf"(?:[A-Z][\w.'’&\-]*|(?i:{_TITLE_WORDS}|past|former))"
+_ARTICLE_TITLE = re.compile(
+    rf"(?:^|\b(?:[Aa]n?|[Tt]he|as)\s+)(?P<title>(?:{_TITLE_WORD}\s+){{0,6}}?(?i:(?:co-)?(?:{_ROLE_NOUNS})))"
+    rf"\s+(?:in|at|of|for|with|to)\s+(?P<org>.+)$",
+)
+# An honour named on its own: "a past Society Founders’ Fellow (2018)", "the Best Paper Award of X".
+_HONOUR = re.compile(
+    rf"(?:^|\b(?:[Aa]n?|[Tt]he)\s+)(?P<title>{_TITLE_WORD}\s+(?:(?:{_TITLE_WORD}|of|for|in|on|and|the|&)\s+){{0,9}}?"
+    rf"(?i:{_AWARD_NOUNS})|(?i:{_AWARD_NOUNS}))"
+    rf"(?P<when>\s*\([^)]*\d{{4}}[^)]*\))?(?:\s+(?:of|from|by)\s+(?P<org>.+))?$",
+)
+_RECIPIENT = re.compile(
+    rf"\b(?:recipient|winner|awardee)\s+of\s+(?:the\s+|an?\s+)?(?P<title>.+?\b(?:{_AWARD_NOUNS})s?\b)"
+    r"(?:\s+(?:from|by|of)\s+(?:the\s+)?(?P<org>.+))?$",
+    re.I,
+)
+_AWARDED = re.compile(
+    rf"\b(?:received|won|was awarded|awarded|earned)\s+(?:the\s+|an?\s+)?(?P<title>.+?\b(?:{_AWARD_NOUNS})s?\b)"
+    r"(?:\s+(?:from|by|of)\s+(?:the\s+)?(?P<org>.+))?$",
+    re.I,
+)
+_ABBREVIATIONS = re.compile(r"\b(Dr|Mr|Mrs|Ms|Prof|St|Jr|Sr|Inc|Ltd|Co|vs|e\.g|i\.e|etc|[A-Z])\.")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(\[])")
+_CLAUSE = re.compile(r"\s*;\s*|,\s+(?:and\s+|as well as\s+)?(?=(?:an?|the)\s)|,\s+and\s+|\s+and\s+(?=(?:an?|the)\s)")
+_ORG_END = re.compile(
+    r",|;|\s+(?:where|which|who|since|from|including|with a|with an|and (?=[a-z])|at (?=[a-z])|in (?=[a-z])|"
+    r"at the|at (?=[A-Z])|to (?=[a-z]))\s*|\s+\((?!\s*[A-Z][A-Za-z&\-]{1,9}\))",
+)
+_YEAR_IN_PARENS = re.compile(r"\s*\((?:[^()]*?)(19\d\d|20\d\d)(?:[^()]*)\)")
+
+
+def bio_records(text: str, *, roles: bool = True) -> list[Record]:
+    """Positions and honours a biography states in prose.
+
+    Each sentence is cut into clauses ("X is an Assistant Professor at Y, a managing
+    editor of Z, and senior faculty of W"); a clause yields a Role when a title ending
+    in a position noun is followed by "of/at/for/in" and an organisation, and an Award
+    when it names a prize or an honorary fellowship. ``roles=False`` keeps only awards
+    (for pages whose dated position list is authoritative).
+    """
+    records: list[Record] = []
+    for sentence in _sentences(strip_markdown(text)):
+        for clause in _CLAUSE.split(sentence):
+            record = _clause_record(clause.strip(" .;:"))
+            if record is None or (isinstance(record, Role) and not roles):
+                continue
+            records.append(record)
+    return records
+
+
+def _sentences(text: str) -> list[str]:
+    protected = _ABBREVIATIONS.sub(lambda m: m.group(1) + "\u2024", text)
+    return [s.replace("\u2024", ".").strip() for s in _SENTENCE.split(protected) if s.strip()]
+
+
+def _clause_record(clause: str) -> Record | None:
+    for pattern in (_RECIPIENT, _AWARDED):
+        if match := pattern.search(clause):
+            return _award(match.group("title"), match.group("org"), clause)
+    honour = _HONOUR.search(clause)
+    if honour and not _POSITION_FELLOW.search(honour.group("title")):
+        return _award(honour.group("title"), honour.group("org"), clause)
+    match = _ARTICLE_TITLE.search(clause)
+    if match is None:
+        return None
+    title = _strip_leading_lower(match.group("title"), keep=_TITLE_WORDS)
+    title = re.sub(r"^(?:past|former)\s+", "", title, flags=re.I)
+    organization = _ORG_END.split(match.group("org"), maxsplit=1)[0]
+    if re.search(r"fellow$", title, re.I) and not _POSITION_FELLOW.search(title):
+        return _award(title, organization, clause)
+    if not title or not re.search(r"[A-Z]", organization or ""):
+        return None
+    return Role(title=clean_title(title), organization=_clean_org(organization))
+
+
+def _award(title: str, organization: str | None, clause: str) -> Award | None:
+    year = parse_year(title) or parse_year(clause)
+    title = _YEAR_IN_PARENS.sub("", title)
+    title = re.sub(r"^(?:19|20)\d\d(?:[/\-]\d{2,4})?\s+", "", clean_text(title))
+    title = _strip_leading_lower(title, keep="doctoral|postdoctoral|graduate|senior|junior|research|best")
+    if organization:
+        organization = _YEAR_IN_PARENS.sub("", organization)
+        organization = _ORG_END.split(organization, maxsplit=1)[0]
+    title = clean_title(title)
+    return Award(title=title, organization=_clean_org(organization), year=year) if title else None
+
+
+def _strip_leading_lower(title: str, *, keep: str) -> str:
+    """Drop opening lower-case words that are not part of a title ("past", "former", "leading")."""
+    words = clean_text(title).split(" ")
+    while len(words) > 1 and words[0][:1].islower() and not re.fullmatch(keep, words[0], re.I):
+        words.pop(0)
+    return " ".join(words)
+
+
+# ---------------------------------------------------------------- sections -> records
+
+_ROLE_HEADINGS = re.compile(
+    r"experience|employment|positions?|appointments?|work|career|professional|affiliations?", re.I
+)
+_AWARD_HEADINGS = re.compile(r"awards?|honou?rs?|fellowships?|prizes?|recognition|grants?", re.I)
+_PROJECT_HEADINGS = re.compile(r"projects?", re.I)
+_NEWS_HEADINGS = re.compile(r"news|updates|announcements", re.I)
+_SKIPPED_HEADINGS = re.compile(r"education|skills|languages|teaching|service|talks|contact", re.I)
+_VENUE_LABEL = re.compile(r"^([A-Za-z][A-Za-z&\-. ]{1,30}?)\s*['’]?\s*((?:19|20)?\d\d)$")
+
+
+def read_sections(sections: Iterable[Section]) -> tuple[list[Record], bool]:
+    """Records of the typed sections of a markdown page, and whether it had a dated position list."""
+    records: list[Record] = []
+    has_positions = False
+    for section in sections:
+        heading = section.heading
+        if not heading or _SKIPPED_HEADINGS.search(heading):
+            continue
+        items = list_items(section.lines)
+        if _AWARD_HEADINGS.search(heading):
+            records.extend(a for a in (_award_line(i.head) for i in items) if a)
+        elif _ROLE_HEADINGS.search(heading):
+            roles = [r for r in (parse_role_line(i.head) for i in items) if r]
+            has_positions = has_positions or bool(roles)
+            records.extend(roles)
+        elif _PROJECT_HEADINGS.search(heading):
+            records.extend(p for p in (_project(i) for i in items) if p)
+        elif _NEWS_HEADINGS.search(heading):
+            records.extend(n for n in (_news_line(i.head) for i in items) if n)
+    return records, has_positions
+
+
+def _award_line(line: str) -> Award | None:
+    dated = take_dates(line)
+    text = strip_markdown(dated.text)
+    title, organization = _split_title_org(text) if ", " in text else (text, "")
+    title = clean_title(title)
+    if not title:
+        return None
+    year = parse_year(dated.start) if dated.dated else parse_year(line)
+    return Award(title=title, organization=_clean_org(organization), year=year)
+
+
+def _news_line(line: str) -> NewsItem | None:
+    dated = take_dates(line)
+    text = strip_markdown(dated.text)
+    if not text:
+        return None
+    links = link_targets(line)
+    return NewsItem(text=text, date=dated.start if dated.dated else None, url=links[0][1] if links else None)
+
+
+def _project(item: ListItem) -> Paper | None:
+    """A project: its name (the bold head), and the first venue-like link ("VLDB'23") as venue and year."""
+    title = clean_title(strip_markdown(item.head))
+    if not title:
+        return None
+    links = link_targets(item.head + "\n" + item.body)
+    venue: str | None = None
+    year: int | None = None
+    url = links[0][1] if links else None
+    for label, href in links:
+        match = _VENUE_LABEL.match(label)
+        if match and not re.search(r"talk|post|doc|tutorial|video|slides|code|blog", label, re.I):
+            venue, year, url = match.group(1).strip(), _full_year(match.group(2)), href
+            break
+    arxiv = next((a for a in (find_arxiv(h) for _l, h in links) if a), None)
+    doi = next((d for d in (find_doi(h) for _l, h in links) if d), None)
+    return Paper(title=title, venue=venue, year=year, url=url, doi=doi, arxiv=arxiv)
+
+
+def _full_year(text: str) -> int | None:
+    value = int(text)
+    return value if value >= 1900 else 2000 + value if value < 70 else 1900 + value
+
+
+# ---------------------------------------------------------------- publications
+
+_CITATION_AUTHORS = re.compile(r"^(?P<authors>.+?)\s*\(\s*(?:19|20)\d\d[a-z]?\s*\)")
+_INITIALS = re.compile(r"^(?:[A-Z][a-z]?\.?\s*-?){1,4}$")
+
+
+def citation_authors(citation: str) -> tuple[str, ...]:
+    """Author names from an APA-like citation ("Doe, J. A., Roe, B., & Poe, C. (2020). Title.")."""
+    match = _CITATION_AUTHORS.match(clean_text(citation.replace("&amp;", "&")))
+    if not match:
+        return ()
+    parts = [p.strip() for p in re.split(r",\s*|\s+&\s+|\s+and\s+", match.group("authors")) if p.strip()]
+    names: list[str] = []
+    for part in parts:
+        part = part.lstrip("& ").strip()
+        inverted = re.fullmatch(r"([A-Z][\w'’\-]+)\s+((?:[A-Z]\.?\s*){1,3})", part)
+        if _INITIALS.match(part) and names and " " not in names[-1]:
+            names[-1] = f"{part} {names[-1]}"
+        elif inverted:
+            initials = " ".join(f"{c}." for c in re.sub(r"[^A-Z]", "", inverted.group(2)))
+            names.append(f"{initials} {inverted.group(1)}")
+        elif part:
+            names.append(part.rstrip("."))
+    return tuple(n for n in names if n and n.lower() not in {"et al", "et al."})
+
+
+def publication_paper(meta: Mapping[str, Any]) -> Paper | None:
+    """A Paper from a ``_publications/*.md`` front matter."""
+    title = clean_title(_text(meta.get("title")))
+    if not title:
+        return None
+    citation = _text(meta.get("citation"))
+    url = _text(meta.get("paperurl")) or _text(meta.get("url")) or None
+    doi = find_doi(_text(meta.get("doi"))) or find_doi(url) or find_doi(citation)
+    return Paper(
+        title=title,
+        authors=citation_authors(citation),
+        venue=clean_text(strip_markdown(_text(meta.get("venue")))) or None,
+        year=parse_year(_text(meta.get("date"))) or parse_year(_text(meta.get("year"))),
+        url=url,
+        doi=doi,
+        arxiv=find_arxiv(url) or find_arxiv(citation),
+    )
+
+
+def _text(value: Any) -> str:
+    """A front-matter value as clean text (dates and numbers included; lists joined)."""
+    if value is None:
+        return ""
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_text(v) for v in value)
+    return clean_text(str(value).replace("\ufeff", ""))
+
+
+# ---------------------------------------------------------------- rendered HTML
+
+
+def _node_text(node: LexborNode | None) -> str:
+    return clean_text(node.text(separator=" ")) if node is not None else ""
+
+
+def rendered_records(html: str) -> list[Record]:
+    """Archive items (publications or talks) and CV sections of a rendered minimal-mistakes page."""
+    tree = LexborHTMLParser(html)
+    records: list[Record] = []
+    for item in tree.css(".archive__item"):
+        link = item.css_first(".archive__item-title a")
+        href = (link.attributes.get("href") if link is not None else None) or ""
+        record = _archive_talk(item) if re.search(r"/talks?/", href) else _archive_paper(item)
+        if record is not None:
+            records.append(record)
+    content = tree.css_first(".page__content")
+    if content is not None and not records:
+        records.extend(_rendered_sections(content))
+    return records
+
+
+def _item_date(item: LexborNode) -> str | None:
+    time = item.css_first("time")
+    if time is None:
+        return None
+    stamp = time.attributes.get("datetime") or ""
+    return parse_date(stamp[:10]) if stamp else parse_date(_node_text(time))
+
+
+def _archive_paper(item: LexborNode) -> Paper | None:
+    title_node = item.css_first(".archive__item-title")
+    title = clean_title(_node_text(title_node))
+    if not title:
+        return None
+    link = title_node.css_first("a") if title_node is not None else None
+    hrefs = [a.attributes.get("href") or "" for a in item.css("a")]
+    venue: str | None = None
+    year = parse_year(_item_date(item))
+    citation = ""
+    for paragraph in item.css("p"):
+        text = _node_text(paragraph)
+        if text.lower().startswith("published in"):
+            emphasis = paragraph.css_first("i, em")
+            venue = _node_text(emphasis) or re.sub(r"(?i)^published in\s*", "", text).split(",")[0]
+            year = parse_year(text) or year
+        elif text.lower().startswith("recommended citation"):
+            citation = re.sub(r"(?i)^recommended citation:\s*", "", text)
+    return Paper(
+        title=title,
+        authors=citation_authors(citation),
+        venue=clean_text(venue) or None,
+        year=year,
+        url=(link.attributes.get("href") if link is not None else None) or None,
+        doi=next((d for d in map(find_doi, [*hrefs, citation]) if d), None),
+        arxiv=next((a for a in map(find_arxiv, hrefs) if a), None),
+    )
+
+
+_TALK_LINE = re.compile(
+    r"^(?:[A-Za-z\- ]{0,40}\s)?(?:talk|tutorial|keynote|presentation|seminar|lecture|poster)\s+at\s+", re.I
+)
+
+
+def _archive_talk(item: LexborNode) -> NewsItem | None:
+    """A talk: its date, and "Title, Venue" as the news text."""
+    link = item.css_first(".archive__item-title a")
+    title = clean_title(_node_text(item.css_first(".archive__item-title")))
+    if not title:
+        return None
+    venue = next(
+        (_TALK_LINE.sub("", _node_text(p)) for p in item.css("p") if _TALK_LINE.match(_node_text(p))), ""
+    )
+    text = f"{title}, {venue}" if venue else title
+    return NewsItem(
+        text=text, date=_item_date(item), url=(link.attributes.get("href") if link is not None else None) or None
+    )
+
+
+def _rendered_sections(content: LexborNode) -> Iterator[Record]:
+    """A rendered CV: each h1/h2 heading with the list that follows it."""
+    heading = ""
+    for node in content.iter():
+        if node.tag in {"h1", "h2", "h3"}:
+            heading = _node_text(node)
+        elif node.tag == "ul" and heading:
+            lines = tuple("* " + (li.html or "") for li in node.iter() if li.tag == "li")
+            cleaned = tuple(_html_li_to_markdown(line) for line in lines)
+            records, _ = read_sections([Section(heading=heading, lines=cleaned)])
+            yield from records
+
+
+def _html_li_to_markdown(line: str) -> str:
+    """Keep bold organisation markers and links; drop nested lists and other tags."""
+    line = re.sub(r"<ul.*", "", line, flags=re.S)
+    line = re.sub(r"</?(?:strong|b)>", "**", line)
+    line = re.sub(r"<a\s[^>]*href=[\"']([^\"']+)[\"'][^>]*>(.*?)</a>", r"[\2](\1)", line, flags=re.S)
+    return clean_text(_HTML_TAG.sub(" ", line))
+
+
+# ---------------------------------------------------------------- the extractor
+
+
+class AcademicPagesExtractor(Extractor):
+    """academicpages / minimal-mistakes sites: rendered pages, repository sources, single markdown pages."""
+
+    name = "academicpages"
+    version = 1
+    priority = 70
+    url_patterns = (r"^github:[^/]+/academicpages", r"/_pages/(?:about|cv)\.md$", r"/_publications/[^/]+\.md$")
+    source_paths = (r"^_publications/[^/]+\.md$", r"^_pages/(?:about|cv|resume)\.md$", r"^_config\.yml$")
+
+    def detect(self, doc: Document) -> str | None:
+        if doc.is_bundle:
+            return _detect_bundle(doc.files)
+        text = doc.text[:200_000]
+        if "markdown" in doc.content_type or doc.url.endswith(".md") or text.lstrip().startswith("---"):
+            meta, _ = parse_front_matter(text)
+            if meta.get("author_profile") is True or meta.get("collection") == "publications":
+                return "front matter: academicpages page keys"
+            return None
+        if re.search(r"class=\"[^\"]*\b(?:archive__item|page__content|masthead__menu-item)\b", text):
+            return "minimal-mistakes markup"
+        return None
+
+    def parse(self, doc: Document) -> list[Record]:
+        if doc.is_bundle:
+            return _parse_bundle(doc.files)
+        if not doc.text.strip():
+            return []
+        if doc.text.lstrip("\ufeff \n").startswith("---") or "markdown" in doc.content_type:
+            return _parse_markdown_pages([doc.text])
+        return rendered_records(doc.text)
+
+    def better_source(self, doc: Document) -> str | None:
+        if doc.is_bundle:
+            return None
+        match = re.match(r"https?://([A-Za-z0-9\-]+)\.github\.io(?:/|$)", doc.url)
+        return f"github:{match.group(1)}/{match.group(1)}.github.io" if match else None
+
+
+def _detect_bundle(files: Mapping[str, str]) -> str | None:
+    if any(p.startswith("_publications/") and p.endswith(".md") for p in files):
+        return "bundle: _publications/ collection"
+    about = files.get("_pages/about.md")
+    config = files.get("_config.yml", "")
+    if about is not None and re.search(r"^author\s*:", config, re.M) and re.search(r"^repository\s*:", config, re.M):
+        return "bundle: _pages/about.md with academicpages _config.yml"
+    if about is not None and parse_front_matter(about)[0].get("author_profile") is True:
+        return "bundle: _pages/about.md with author_profile"
+    return None
+
+
+def _parse_bundle(files: Mapping[str, str]) -> list[Record]:
+    pages = [files[p] for p in ("_pages/about.md", "_pages/cv.md", "_pages/resume.md") if p in files]
+    records = _parse_markdown_pages(pages)
+    tagline = config_tagline_role(files.get("_config.yml", ""))
+    if tagline is not None:
+        records.append(tagline)
+    for path in sorted(files):
+        if path.startswith("_publications/") and path.endswith(".md"):
+            meta, _ = parse_front_matter(files[path])
+            paper = publication_paper(meta)
+            if paper is not None:
+                records.append(paper)
+    return records
+
+
+def config_tagline_role(config: str) -> Role | None:
+    """The sidebar tagline (``author: bio:``) as the current position when it reads "Title at/@ Org"."""
+    try:
+        data = yaml.safe_load(config) if config else None
+    except yaml.YAMLError:
+        return None
+    author = data.get("author") if isinstance(data, dict) else None
+    bio = _text(author.get("bio")) if isinstance(author, dict) else ""
+    match = re.fullmatch(r"(?P<title>[^,@|]{2,60}?)\s+(?:at|@)\s*(?P<org>[^,@|]{2,80})", bio)
+    if match is None or len(match.group("title").split()) > 6:
+        return None
+    return Role(title=clean_title(match.group("title")), organization=_clean_org(match.group("org")))
+
+
+def _parse_markdown_pages(texts: Sequence[str]) -> list[Record]:
+    """Typed sections of every page first; biography prose only adds roles no list gave."""
+    records: list[Record] = []
+    prose: list[str] = []
+    has_positions = False
+    for text in texts:
+        _meta, body = parse_front_matter(text)
+        sections = markdown_sections(body)
+        found, positions = read_sections(sections)
+        records.extend(found)
+        has_positions = has_positions or positions
+        prose += [p for s in sections if not s.heading for p in paragraphs(s.lines)]
+    known = {normalise_key(r.title) for r in records if isinstance(r, Role)}
+    for record in bio_records("\n\n".join(prose), roles=not has_positions):
+        if isinstance(record, Role) and any(k.startswith(normalise_key(record.title)) for k in known):
+            continue
+        records.append(record)
+    return records
+
+
+CASES = (
+    Case(
+        fixture="academicpages/about_experiences.md",
+        url="https://example.org/_pages/about.md",
+        content_type="text/markdown",
+        claims=("https://example.org/_pages/about.md",),
+        rejects=("https://example.org/about/", "https://janedoe.github.io/"),
+    ),
+    Case(
+        fixture="academicpages/site",
+        url="github:janedoe/janedoe.github.io",
+        claims=("github:janedoe/academicpages.github.io",),
+        rejects=("github:janedoe/notes",),
+    ),
+    Case(fixture="academicpages/publications.html", url="https://janedoe.github.io/publications/"),
+    Case(fixture="academicpages/talks.html", url="https://janedoe.github.io/talks/"),
+    Case(fixture="academicpages/cv.html", url="https://janedoe.github.io/cv/"),
+)

@@ -1,0 +1,411 @@
+"""Hugo Blox (formerly Wowchemy, formerly Hugo Academic).
+
+Claims:
+  * rendered pages: a ``generator`` meta tag naming Wowchemy / Hugo Blox, or their
+    markup (``pub-list-item``, ``view-list-item``, ``experience-card``);
+  * repository bundles (``github:owner/repo``) with ``content/authors/``,
+    ``content/publication/``, ``content/home/`` or ``config/_default/``;
+  * a single author profile or publication page (front matter with ``superuser`` /
+    ``organizations`` / ``publication_types``).
+
+Reads:
+  * ``content/publication(s)/*/index.md`` front matter (title, authors, publication,
+    date, doi, links) -> Paper; ``cite.bib`` when the page has no title;
+  * ``content/authors/*/_index.md``: ``role`` with ``organizations`` -> Role; ``work`` /
+    ``experience`` blocks -> Role; ``awards`` -> Award; the biography's sentences ->
+    Role / Award (the prose reader shared with academicpages);
+  * ``content/home/*.md`` and ``content/_index.md`` experience and accomplishments
+    blocks -> Role / Award;
+  * ``content/post/*`` -> NewsItem (date, title);
+  * rendered HTML: publication list items (citation, list and compact views), the
+    experience timeline, post lists.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+import bibtexparser
+from bibtexparser.bparser import BibTexParser
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from extractors.academicpages import bio_records, parse_front_matter, strip_markdown
+from extractors.base import Case, Extractor
+from watcher.records import Award, Document, NewsItem, Paper, Record, Role
+from watcher.text import (
+    clean_text,
+    clean_title,
+    find_arxiv,
+    find_doi,
+    normalise_key,
+    parse_date,
+    parse_year,
+    split_authors,
+)
+
+__all__ = ["HugoBloxExtractor"]
+
+_BUNDLE_MARKERS = re.compile(r"^(?:content/(?:authors|publications?|home)/|config/_default/)")
+_PUBLICATION = re.compile(
+    r"^content/publications?/([^/]+)/(?:index|_index)\.md$|^content/publications?/([^/_][^/]*)\.md$"
+)
+_AUTHOR = re.compile(r"^content/authors/([^/]+)/_index\.md$")
+_POST = re.compile(r"^content/(?:post|posts|news|blog)/(?:([^/]+)/index\.md|([^/_][^/]*)\.md)$")
+_HOME = re.compile(r"^content/(?:home/[^/]+\.md|_index\.md)$")
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_text(v) for v in value)
+    return clean_text(str(value).replace("\ufeff", ""))
+
+
+def _date(value: Any) -> str | None:
+    """Front-matter dates come as strings, dates or datetimes; keep the ISO day."""
+    text = _text(value)
+    return parse_date(text[:10]) if re.match(r"\d{4}-\d{2}-\d{2}", text) else parse_date(text)
+
+
+# ---------------------------------------------------------------- publications
+
+
+def publication_paper(meta: Mapping[str, Any], names: Mapping[str, str], bib: str = "") -> Paper | None:
+    """A Paper from a publication page's front matter (``cite.bib`` fills in a missing title)."""
+    entry = _bib_entry(bib) if bib else {}
+    title = clean_title(_text(meta.get("title")) or entry.get("title"))
+    if not title:
+        return None
+    authors = meta.get("authors")
+    names_list = [names.get(_text(a), _text(a)) for a in authors] if isinstance(authors, list) else []
+    if not names_list and entry.get("author"):
+        names_list = [_bib_name(n) for n in re.split(r"\s+and\s+", entry["author"])]
+    venue = strip_markdown(_text(meta.get("publication"))) or entry.get("journal") or entry.get("booktitle") or ""
+    venue = re.sub(r"^In\s+", "", clean_text(venue)).strip(" .,")
+    venue = venue or strip_markdown(_text(meta.get("publication_short")))
+    links = _links(meta)
+    doi = find_doi(_text(meta.get("doi"))) or next((d for d in map(find_doi, links) if d), None)
+    doi = doi or find_doi(entry.get("doi"))
+    arxiv = next((a for a in map(find_arxiv, links) if a), None) or find_arxiv(_text(meta.get("arxiv")))
+    return Paper(
+        title=title,
+        authors=tuple(n for n in (clean_text(n) for n in names_list) if n),
+        venue=venue or None,
+        year=parse_year(_text(meta.get("date"))[:4]) or parse_year(entry.get("year")),
+        url=next(iter(links), None),
+        doi=doi,
+        arxiv=arxiv,
+    )
+
+
+def _links(meta: Mapping[str, Any]) -> list[str]:
+    """The page's outbound links: url_pdf / url_* fields, then the ``links`` list."""
+    found = [_text(meta.get(k)) for k in ("url_pdf", "url_preprint", "url_source", "url_code") if meta.get(k)]
+    for link in meta.get("links") or ():
+        if isinstance(link, Mapping) and link.get("url"):
+            found.append(_text(link.get("url")))
+    hugo_url = _text(meta.get("url"))
+    return [u for u in ([hugo_url] if hugo_url.startswith("http") else []) + found if u]
+
+
+def _bib_entry(bib: str) -> dict[str, str]:
+    parser = BibTexParser(common_strings=True)
+    parser.ignore_nonstandard_types = False
+    try:
+        entries = bibtexparser.loads(bib, parser=parser).entries
+    except Exception:  # bibtexparser raises many kinds of errors on odd input
+        return {}
+    return {k: clean_text(v.replace("{", "").replace("}", "")) for k, v in entries[0].items()} if entries else {}
+
+
+def _bib_name(name: str) -> str:
+    last, _, first = clean_text(name).partition(", ")
+    return f"{first} {last}".strip() if first else last
+
+
+# ---------------------------------------------------------------- author profiles and widgets
+
+
+def author_records(meta: Mapping[str, Any], body: str) -> list[Record]:
+    """The profile's stated role, its work/award blocks, and its biography's positions and honours."""
+    records: list[Record] = []
+    role = clean_title(strip_markdown(_text(meta.get("role"))))
+    organizations = [o for o in meta.get("organizations") or () if isinstance(o, Mapping)]
+    if role:
+        organization = _text(organizations[0].get("name")) if organizations else None
+        records.append(Role(title=role, organization=organization or None))
+    for key in ("work", "experience"):
+        records.extend(experience_roles(meta.get(key)))
+    records.extend(award_items(meta.get("awards")))
+    known = [normalise_key(r.title) for r in records if isinstance(r, Role)]
+    for record in bio_records(body):
+        if isinstance(record, Role) and any(k.startswith(normalise_key(record.title)) for k in known):
+            continue
+        records.append(record)
+    return records
+
+
+def experience_roles(items: Any) -> Iterator[Role]:
+    """Experience entries: title/position, company/organization, date_start, date_end."""
+    for item in items if isinstance(items, list) else ():
+        if not isinstance(item, Mapping):
+            continue
+        title = clean_title(strip_markdown(_text(item.get("title") or item.get("position"))))
+        company = item.get("company") or item.get("company_name") or item.get("organization")
+        organization = strip_markdown(_text(company))
+        if title:
+            yield Role(
+                title=title,
+                organization=organization or None,
+                start=_date(item.get("date_start")),
+                end=_date(item.get("date_end")),
+            )
+
+
+def award_items(items: Any) -> Iterator[Award]:
+    """Award and accomplishment entries: title, awarder/organization, date."""
+    for item in items if isinstance(items, list) else ():
+        if not isinstance(item, Mapping):
+            continue
+        title = clean_title(strip_markdown(_text(item.get("title") or item.get("name"))))
+        organization = strip_markdown(_text(item.get("awarder") or item.get("organization")))
+        year = parse_year(_text(item.get("date") or item.get("date_start") or item.get("year")))
+        if title:
+            yield Award(title=title, organization=organization or None, year=year)
+
+
+def home_records(meta: Mapping[str, Any]) -> list[Record]:
+    """Widget pages (``content/home/experience.md``) and block lists (``sections:`` in ``content/_index.md``)."""
+    records: list[Record] = []
+    blocks: list[tuple[str, Any]] = [(_text(meta.get("widget")), meta)]
+    for section in meta.get("sections") or ():
+        if isinstance(section, Mapping):
+            content = section.get("content")
+            blocks.append((_text(section.get("block")), content if isinstance(content, Mapping) else {}))
+    for kind, content in blocks:
+        if not isinstance(content, Mapping):
+            continue
+        if "experience" in kind or (kind == "" and content.get("experience")):
+            records.extend(experience_roles(content.get("experience") or content.get("items")))
+        elif "accomplishment" in kind or "award" in kind:
+            records.extend(award_items(content.get("item") or content.get("items")))
+    return records
+
+
+def post_news(meta: Mapping[str, Any], url: str | None) -> NewsItem | None:
+    if meta.get("draft") is True:
+        return None
+    title = clean_title(strip_markdown(_text(meta.get("title"))))
+    return NewsItem(text=title, date=_date(meta.get("date")), url=url) if title else None
+
+
+# ---------------------------------------------------------------- bundles
+
+
+def _author_names(files: Mapping[str, str]) -> dict[str, str]:
+    """Author slugs (``admin``) to the names their profiles give, for publication author lists."""
+    names: dict[str, str] = {}
+    for path, text in files.items():
+        if match := _AUTHOR.match(path):
+            meta, _ = parse_front_matter(text)
+            name = _text(meta.get("name") or meta.get("title"))
+            if name:
+                names[match.group(1)] = re.sub(r",\s*(?:Ph\.?D|PhD|MD|MSc|MA)\.?$", "", name)
+    return names
+
+
+def parse_bundle(files: Mapping[str, str]) -> list[Record]:
+    names = _author_names(files)
+    records: list[Record] = []
+    for path in sorted(files):
+        text = files[path]
+        if _AUTHOR.match(path):
+            meta, body = parse_front_matter(text)
+            if meta.get("superuser") is True or len([p for p in files if _AUTHOR.match(p)]) == 1:
+                records.extend(author_records(meta, body))
+        elif _HOME.match(path):
+            records.extend(home_records(parse_front_matter(text)[0]))
+    for path in sorted(files):
+        if match := _PUBLICATION.match(path):
+            folder = path.rsplit("/", 1)[0]
+            meta, _ = parse_front_matter(files[path])
+            paper = publication_paper(meta, names, files.get(f"{folder}/cite.bib", "") if match.group(1) else "")
+            if paper is not None:
+                records.append(paper)
+        elif match := _POST.match(path):
+            slug = match.group(1) or (match.group(2) or "").removesuffix(".md")
+            news = post_news(parse_front_matter(files[path])[0], f"/{path.split('/')[1]}/{slug}/")
+            if news is not None:
+                records.append(news)
+    return records
+
+
+# ---------------------------------------------------------------- rendered HTML
+
+
+def _node_text(node: LexborNode | None) -> str:
+    return clean_text(node.text(separator=" ")) if node is not None else ""
+
+
+def rendered_records(html: str) -> list[Record]:
+    """Publication and post list items (whichever view) and the experience timeline."""
+    tree = LexborHTMLParser(html)
+    records: list[Record] = []
+    for item in tree.css(".pub-list-item, .view-list-item, .view-compact, .view-card"):
+        href = _title_link(item) or ""
+        is_post = re.search(r"/(?:post|blog|news|event|talk)s?/", href) is not None
+        record = _rendered_post(item) if is_post else _rendered_paper(item)
+        if record is not None:
+            records.append(record)
+    records.extend(_rendered_experience(tree))
+    return records
+
+
+def _first(item: LexborNode, *selectors: str) -> LexborNode | None:
+    """The first node matching the earliest selector that matches at all."""
+    for selector in selectors:
+        node = item.css_first(selector)
+        if node is not None:
+            return node
+    return None
+
+
+def _title_link(item: LexborNode) -> str | None:
+    link = _first(item, ".article-title a", "h3 a", "a")
+    return link.attributes.get("href") if link is not None else None
+
+
+def _rendered_paper(item: LexborNode) -> Paper | None:
+    title_node = _first(item, ".article-title a", "h3 a", ".article-title") or _citation_title(item)
+    if title_node is None and item.css_first(".pub-icon") is not None:
+        title_node = item.css_first("a")
+    title = clean_title(_node_text(title_node))
+    if not title:
+        return None
+    author_nodes = item.css(".article-metadata span:not(.middot-divider):not(.article-date):not(.pub-publication)")
+    authors = tuple(t for t in (_node_text(n) for n in author_nodes if n.css_first("span") is None) if t)
+    if not authors:
+        authors = split_authors(_node_text(item.css_first(".article-metadata div, .li-cite-author")))
+    venue = _node_text(item.css_first(".pub-publication")) or _node_text(item.css_first("em"))
+    year = parse_year(_node_text(item.css_first(".article-date"))) or parse_year(
+        re.search(r"\((\d{4})\)", _node_text(item)).group(1) if re.search(r"\((\d{4})\)", _node_text(item)) else None
+    )
+    hrefs = [a.attributes.get("href") or "" for a in item.css("a")]
+    return Paper(
+        title=title,
+        authors=authors,
+        venue=clean_title(venue) or None,
+        year=year,
+        url=(title_node.attributes.get("href") if title_node is not None and title_node.tag == "a" else None),
+        doi=next((d for d in map(find_doi, hrefs) if d), None),
+        arxiv=next((a for a in map(find_arxiv, hrefs) if a), None),
+    )
+
+
+def _citation_title(item: LexborNode) -> LexborNode | None:
+    """In the citation view the title is the link to the publication page."""
+    for link in item.css("a"):
+        if "/publication" in (link.attributes.get("href") or ""):
+            return link
+    return None
+
+
+def _rendered_post(item: LexborNode) -> NewsItem | None:
+    title = clean_title(_node_text(_first(item, ".article-title", "h3", "a")))
+    if not title:
+        return None
+    date_text = _node_text(item.css_first(".article-date"))
+    date = parse_date(date_text) or parse_date(re.sub(r"^(?:Last updated on|Published on)\s*", "", date_text))
+    return NewsItem(text=title, date=date, url=_title_link(item))
+
+
+_EXP_DATE = re.compile(r"[A-Z][a-z]{2,8}\.?\s+\d{4}|\d{4}-\d{2}(?:-\d{2})?|\d{4}|Present|Now|Current")
+
+
+def _rendered_experience(tree: LexborHTMLParser) -> Iterable[Role]:
+    for card in tree.css(".card-body"):
+        if card.css_first(".exp-title") is None:
+            continue
+        title = clean_title(_node_text(card.css_first(".exp-title")))
+        organization = _node_text(card.css_first(".exp-company"))
+        meta = _node_text(card.css_first(".exp-meta"))
+        dates = _EXP_DATE.findall(meta)
+        start = parse_date(dates[0]) if dates else None
+        end = parse_date(dates[1]) if len(dates) > 1 else None
+        if title:
+            yield Role(title=title, organization=organization or None, start=start, end=end)
+
+
+# ---------------------------------------------------------------- the extractor
+
+_GENERATOR = re.compile(r"<meta[^>]+name=[\"']generator[\"'][^>]+content=[\"']([^\"']+)", re.I)
+
+
+class HugoBloxExtractor(Extractor):
+    """Hugo Blox / Wowchemy / Hugo Academic sites: rendered pages, repository sources, single pages."""
+
+    name = "hugo-blox"
+    version = 1
+    priority = 70
+    url_patterns = (r"/content/(?:authors|publications?|home)/",)
+    source_paths = (
+        r"^content/authors/[^/]+/_index\.md$",
+        r"^content/publications?/[^/]+/(?:index\.md|cite\.bib)$",
+        r"^content/home/[^/]+\.md$",
+        r"^content/_index\.md$",
+        r"^content/(?:post|posts|news|blog)/[^/]+(?:/index)?\.md$",
+    )
+
+    def detect(self, doc: Document) -> str | None:
+        if doc.is_bundle:
+            marked = next((p for p in doc.files if _BUNDLE_MARKERS.match(p)), None)
+            return f"bundle: {marked.split('/')[0]}/{marked.split('/')[1]}/" if marked else None
+        head = doc.text[:200_000]
+        if head.lstrip("\ufeff \n").startswith("---"):
+            meta, _ = parse_front_matter(head)
+            if "superuser" in meta or ("organizations" in meta and "role" in meta) or "publication_types" in meta:
+                return "front matter: Hugo Blox author or publication keys"
+            return None
+        generator = _GENERATOR.search(head)
+        if generator and re.search(r"wowchemy|hugo blox|academic", generator.group(1), re.I):
+            return f"generator meta tag: {generator.group(1)}"
+        if re.search(r"class=\"[^\"]*\b(?:pub-list-item|view-list-item|experience-card)\b", head):
+            return "Hugo Blox markup"
+        return None
+
+    def parse(self, doc: Document) -> list[Record]:
+        if doc.is_bundle:
+            return parse_bundle(doc.files)
+        if not doc.text.strip():
+            return []
+        if doc.text.lstrip("\ufeff \n").startswith("---"):
+            meta, body = parse_front_matter(doc.text)
+            if "publication_types" in meta or "publication" in meta:
+                paper = publication_paper(meta, {})
+                return [paper] if paper else []
+            return author_records(meta, body) + home_records(meta)
+        return rendered_records(doc.text)
+
+    def better_source(self, doc: Document) -> str | None:
+        if doc.is_bundle:
+            return None
+        match = re.match(r"https?://([A-Za-z0-9\-]+)\.github\.io(?:/|$)", doc.url)
+        if match:
+            return f"github:{match.group(1)}/{match.group(1)}.github.io"
+        feed = re.search(r"<link[^>]+type=[\"']application/rss\+xml[\"'][^>]+href=[\"']([^\"']+)", doc.text or "")
+        return feed.group(1) if feed else None
+
+
+CASES = (
+    Case(
+        fixture="hugo_blox/site",
+        url="github:rkowal/academic-site",
+        claims=("https://example.org/content/authors/admin/_index.md",),
+        rejects=("https://example.org/authors/", "github:rkowal/academic-site"),
+    ),
+    Case(fixture="hugo_blox/publications.html", url="https://rkowal.example.org/publication/"),
+    Case(fixture="hugo_blox/home.html", url="https://rkowal.example.org/"),
+)

@@ -1,0 +1,128 @@
+"""academicpages extractor: the seed about page, odd markdown, dated lines, detection and source hints."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from extractors.academicpages import (
+    AcademicPagesExtractor,
+    bio_records,
+    citation_authors,
+    parse_role_line,
+    take_dates,
+)
+from watcher.extract import choose_extractor
+from watcher.records import Award, Document, NewsItem, Paper, Role
+
+SEED = Path("/work/shared/seeds/004_50cfe966801e3d1e.txt")
+EXTRACTOR = AcademicPagesExtractor()
+
+
+def _markdown(text: str) -> Document:
+    return Document(url="https://example.org/_pages/about.md", text=text, content_type="text/markdown")
+
+
+@pytest.mark.skipif(not SEED.exists(), reason=f"seed page {SEED} is not present on this machine")
+def test_seed_about_page_gives_eight_experiences_and_seven_projects() -> None:
+    doc = _markdown(SEED.read_text(encoding="utf-8"))
+    chosen, _reason = choose_extractor(doc)
+    assert chosen.name == "academicpages"
+    records = EXTRACTOR.parse(doc)
+    roles = [r for r in records if isinstance(r, Role)]
+    projects = [r for r in records if isinstance(r, Paper)]
+    assert len(roles) == 8
+    assert all(r.start and r.organization for r in roles)
+    assert sum(r.end is None for r in roles) == 1  # only the current position is open
+    assert len(projects) == 7
+
+
+def test_role_line_shapes() -> None:
+    assert parse_role_line("* 2023/06 - Present Principal Scientist, **Acme Labs**.".lstrip("* ")) == Role(
+        title="Principal Scientist", organization="Acme Labs", start="2023-06", end=None
+    )
+    assert parse_role_line("Lecturer, Hill College, 2012-2015") == Role(
+        title="Lecturer", organization="Hill College", start="2012", end="2015"
+    )
+    assert parse_role_line("Sep 2020 – Mar 2022: Data Scientist at Brightwave") == Role(
+        title="Data Scientist", organization="Brightwave", start="2020-09", end="2022-03"
+    )
+    # an undated line (a skill, a note) is not a position
+    assert parse_role_line("Python, R, Matlab") is None
+
+
+def test_a_word_before_a_year_is_not_a_month() -> None:
+    dated = take_dates("Engineer, Northwind Institute, 2019")
+    assert (dated.text, dated.start) == ("Engineer, Northwind Institute", "2019")
+
+
+def test_bio_sentences_give_positions_and_honours_not_descriptions() -> None:
+    text = (
+        "Ana Ruiz is an Assistant Professor in the Department of Botany at Pine University. "
+        "She is a leading expert on mosses, and the co-founder of the [Moss Atlas (MA)](https://x.org). "
+        "Dr. Ruiz is a past Greenleaf Foundation Fellow (2016) and the recipient of the 2021 Lichen Medal "
+        "from the Bryology Society. Her work has been featured in the press."
+    )
+    records = bio_records(text)
+    assert Role(title="Assistant Professor", organization="Department of Botany") in records
+    assert Role(title="co-founder", organization="Moss Atlas") in records
+    assert Award(title="Greenleaf Foundation Fellow", organization=None, year=2016) in records
+    assert Award(title="Lichen Medal", organization="Bryology Society", year=2021) in records
+    assert len(records) == 4
+    assert [r for r in bio_records(text, roles=False) if isinstance(r, Role)] == []
+
+
+def test_apa_citation_authors() -> None:
+    assert citation_authors("Doe, J. A., Roe, B., &amp; Poe, C. (2020). A title. Venue.") == (
+        "J. A. Doe",
+        "B. Roe",
+        "C. Poe",
+    )
+    assert citation_authors("Doe J., B. Roe. (2021). A title.") == ("J. Doe", "B. Roe")
+    assert citation_authors("no year here") == ()
+
+
+def test_dated_list_wins_over_biography_roles() -> None:
+    page = (
+        "---\npermalink: /\nauthor_profile: true\n---\n\nI am a Research Scientist at Example Corp.\n\n"
+        "Experience\n======\n* 2020 - Present Research Scientist, **Example Corp**\n"
+    )
+    records = EXTRACTOR.parse(_markdown(page))
+    assert records == [Role(title="Research Scientist", organization="Example Corp", start="2020", end=None)]
+
+
+def test_odd_markdown_fails_softly() -> None:
+    odd = [
+        "---\nauthor_profile: true\ntitle: [unclosed\n---\nExperience\n===\n* \n* 2020\n",
+        "---\npermalink: /\nauthor_profile: true\n---\n",
+        "Awards\n======\n*  \n* **\n",
+        "---\nauthor_profile: true\n---\nNews\n====\n* 2024/13: a bad month\n",
+    ]
+    for text in odd:
+        records = EXTRACTOR.parse(_markdown(text))
+        assert all(isinstance(r, (Role, Award, NewsItem, Paper)) for r in records)
+
+
+def test_bundle_with_broken_publication_front_matter() -> None:
+    files = {
+        "_publications/ok.md": "---\ntitle: 'A Paper.'\ndate: 2022-01-01\nvenue: 'J. Tests'\n---\n",
+        "_publications/bad.md": "---\ntitle: [oops\n---\n",
+        "_publications/none.md": "no front matter at all",
+    }
+    doc = Document(url="github:someone/site", files=files)
+    assert EXTRACTOR.detect(doc)
+    assert EXTRACTOR.parse(doc) == [Paper(title="A Paper", venue="J. Tests", year=2022)]
+
+
+def test_detection_is_by_content_not_site_name() -> None:
+    assert EXTRACTOR.detect(Document(url="https://example.org/", text="<html><p>hello</p></html>")) is None
+    assert EXTRACTOR.detect(_markdown("---\nlayout: post\n---\nhi")) is None
+    plain_repo = Document(url="github:a/b", files={"README.md": "x", "_config.yml": "author: me\n"})
+    assert EXTRACTOR.detect(plain_repo) is None
+
+
+def test_better_source_for_github_pages() -> None:
+    page = Document(url="https://janedoe.github.io/publications/", text="<div class='archive__item'></div>")
+    assert EXTRACTOR.better_source(page) == "github:janedoe/janedoe.github.io"
+    assert EXTRACTOR.better_source(Document(url="https://example.org/", text="x")) is None

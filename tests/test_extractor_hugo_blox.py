@@ -1,0 +1,93 @@
+"""Hugo Blox extractor: profile front matter shapes, widget blocks, odd bundles, detection and source hints."""
+
+from __future__ import annotations
+
+from extractors.hugo_blox import HugoBloxExtractor, home_records
+from watcher.extract import choose_extractor
+from watcher.records import Award, Document, NewsItem, Paper, Role
+
+EXTRACTOR = HugoBloxExtractor()
+
+PROFILE = """---
+title: Lee Park
+role: Research Scientist
+organizations:
+- name: Tidewater Institute
+superuser: true
+---
+
+Lee Park is a Research Scientist at Tidewater Institute and a member of the [Reef Consortium](https://r.example.org).
+Lee is the recipient of the 2020 Coral Prize from the Marine Society.
+"""
+
+
+def _bundle(files: dict[str, str]) -> Document:
+    return Document(url="github:someone/site", files=files)
+
+
+def test_profile_role_bio_positions_and_awards() -> None:
+    records = EXTRACTOR.parse(_bundle({"content/authors/admin/_index.md": PROFILE}))
+    assert records == [
+        Role(title="Research Scientist", organization="Tidewater Institute"),
+        Role(title="member", organization="Reef Consortium"),
+        Award(title="Coral Prize", organization="Marine Society", year=2020),
+    ]
+
+
+def test_sections_blocks_on_the_landing_page() -> None:
+    meta = {
+        "sections": [
+            {"block": "resume-experience", "content": {"items": [
+                {"title": "Engineer", "company": "Kite Co", "date_start": "2021-03-01", "date_end": None},
+            ]}},
+            {"block": "resume-awards", "content": {"items": [
+                {"title": "Top Reviewer", "awarder": "ConfX", "date": "2023"},
+            ]}},
+            {"block": "markdown", "content": {"text": "Hello"}},
+            "not a block",
+        ]
+    }
+    assert home_records(meta) == [
+        Role(title="Engineer", organization="Kite Co", start="2021-03-01", end=None),
+        Award(title="Top Reviewer", organization="ConfX", year=2023),
+    ]
+
+
+def test_admin_slug_becomes_the_profile_name_in_author_lists() -> None:
+    files = {
+        "content/authors/admin/_index.md": "---\ntitle: Lee Park, PhD\nsuperuser: true\n---\n",
+        "content/publication/reef/index.md": "---\ntitle: Reef Notes\nauthors: [admin, Sam Ode]\ndate: 2022-02-02\n"
+        "publication: '*Reef Letters*'\n---\n",
+    }
+    papers = [r for r in EXTRACTOR.parse(_bundle(files)) if isinstance(r, Paper)]
+    assert papers == [Paper(title="Reef Notes", authors=("Lee Park", "Sam Ode"), venue="Reef Letters", year=2022)]
+
+
+def test_odd_bundles_fail_softly() -> None:
+    files = {
+        "content/authors/admin/_index.md": "---\nrole: [1, 2\n---\nbody",
+        "content/home/experience.md": "---\nwidget: experience\nexperience: not-a-list\n---\n",
+        "content/publication/x/index.md": "---\ntitle: ''\n---\n",
+        "content/publication/x/cite.bib": "@article{broken, title={Unclosed",
+        "content/post/y/index.md": "---\ntitle: Draft thoughts\ndraft: true\n---\n",
+        "content/post/z/index.md": "---\ntitle: Real post\ndate: not a date\n---\n",
+    }
+    records = EXTRACTOR.parse(_bundle(files))
+    assert records == [NewsItem(text="Real post", date=None, url="/post/z/")]
+
+
+def test_routing_prefers_the_template_over_the_fallback() -> None:
+    generator = '<html><head><meta name="generator" content="Wowchemy 5.5.0 for Hugo">'
+    page = Document(url="https://example.org/", text=generator)
+    assert choose_extractor(page)[0].name == "hugo-blox"
+    plain = Document(url="https://example.org/", text='<meta name="generator" content="Hugo 0.120">')
+    assert EXTRACTOR.detect(plain) is None
+    assert EXTRACTOR.detect(_bundle({"content/posts/a.md": "x", "hugo.toml": ""})) is None
+
+
+def test_better_source() -> None:
+    feed = '<link rel="alternate" type="application/rss+xml" href="https://lee.example.org/index.xml">'
+    own_domain = Document(url="https://lee.example.org/", text=feed)
+    assert EXTRACTOR.better_source(own_domain) == "https://lee.example.org/index.xml"
+    pages = Document(url="https://leepark.github.io/", text="")
+    assert EXTRACTOR.better_source(pages) == "github:leepark/leepark.github.io"
