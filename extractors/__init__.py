@@ -10,15 +10,21 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from extractors.academicpages import AcademicPagesExtractor
+from extractors.alfolio import AlfolioExtractor
 from extractors.base import Case, Extractor
+from extractors.bibtex import BibtexExtractor
 from extractors.generic import GenericExtractor
 from extractors.hugo_blox import HugoBloxExtractor
+from extractors.jekyll_data import JekyllDataExtractor
 
 __all__ = ["REGISTRY", "Case", "Extractor", "by_name"]
 
 REGISTRY: tuple[Extractor, ...] = (
     AcademicPagesExtractor(),
     HugoBloxExtractor(),
+    AlfolioExtractor(),
+    BibtexExtractor(),
+    JekyllDataExtractor(),
     GenericExtractor(),
 )
 

@@ -1,0 +1,202 @@
+"""BibTeX files as a first-class source.
+
+Claims: URLs ending in ``.bib``; documents served as BibTeX (``application/x-bibtex``,
+``text/x-bibtex``) or whose text opens with a ``@type{`` entry; repository bundles that
+hold only ``.bib`` files.
+
+Reads: every entry with a title becomes a :class:`~watcher.records.Paper`: the title
+with braces and LaTeX accents turned into plain Unicode, authors turned from
+"Last, First and ..." into "First Last", the venue from ``journal``/``booktitle``/...
+(or al-folio's ``abbr``), the year, a URL, the DOI, and the arXiv id (from ``eprint``,
+an ``arxiv`` field, or any link or venue that names one). ``@string``/``@comment``
+blocks are not papers; a malformed entry is skipped, never fatal.
+
+``parse_bibtex(text)`` is the reusable core (the al-folio extractor calls it for
+``_bibliography/papers.bib``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import re
+from collections.abc import Iterator, Mapping
+
+import bibtexparser
+from bibtexparser.bparser import BibTexParser
+from bibtexparser.customization import convert_to_unicode
+
+from extractors.base import Case, Extractor
+from watcher.records import Document, Paper, Record
+from watcher.text import clean_text, clean_title, find_arxiv, find_doi, parse_year
+
+__all__ = ["CASES", "BibtexExtractor", "bibtex_names", "latex_to_text", "parse_bibtex"]
+
+_ENTRY_START = re.compile(r"^\s*@\s*[A-Za-z]+\s*[{(]", re.M)
+_FIRST_ENTRY = re.compile(r"\A(?:\s|%[^\n]*\n)*@\s*[A-Za-z]+\s*[{(]")
+_LATEX_COMMAND_WITH_ARG = re.compile(
+    r"\\(?:textbf|textit|textrm|textsc|textsf|texttt|emph|mathrm|mathbf|mbox|text)\s*\{([^{}]*)\}"
+)
+_LATEX_COMMAND = re.compile(r"\\[A-Za-z]+\s*")
+_LATEX_ESCAPE = re.compile(r"\\([&%$#_{}~])")
+_AUTHOR_MARKS = "*†‡§¶#"
+_VENUE_FIELDS = ("journal", "booktitle", "school", "institution", "howpublished", "publisher", "organization")
+_URL_FIELDS = ("url", "html", "website", "pdf")
+_BIB_PATH = re.compile(r"(?:^|/)[^/]+\.bib$")
+
+
+def parse_bibtex(text: str) -> list[Paper]:
+    """Every titled entry of a BibTeX text as a Paper, in file order; bad entries are skipped."""
+    return [paper for entry in _entries(text) if (paper := _paper_from_entry(entry)) is not None]
+
+
+def latex_to_text(value: str | None) -> str:
+    """LaTeX-flavoured BibTeX text as plain Unicode: accents decoded, markup and braces dropped."""
+    if not value:
+        return ""
+    for _ in range(3):  # nested markup: \textbf{\emph{x}}
+        value = _LATEX_COMMAND_WITH_ARG.sub(r"\1", value)
+    with contextlib.suppress(Exception):  # an odd escape the converter cannot read: keep the raw text
+        value = convert_to_unicode({"x": value})["x"]
+    value = _LATEX_ESCAPE.sub(r"\1", value)
+    value = _LATEX_COMMAND.sub("", value).replace("~", " ").replace("--", "–")
+    return clean_text(value.replace("{", "").replace("}", ""))
+
+
+def bibtex_names(value: str | None) -> tuple[str, ...]:
+    """A BibTeX name list ("Last, First and First Last and others") as "First Last" names."""
+    text = latex_to_text(value)
+    if not text:
+        return ()
+    names = []
+    for part in re.split(r"\s+and\s+", text):
+        for name in _names_in_part(part.strip(" ,")):
+            if name and name.lower() not in {"others", "et al", "et al."}:
+                names.append(name)
+    return tuple(names)
+
+
+def _names_in_part(part: str) -> list[str]:
+    """One BibTeX name, or (a common mistake) several "First Last" names joined by commas."""
+    pieces = [p.strip() for p in part.split(",") if p.strip()]
+    if len(pieces) >= 2 and all(" " in p and not p[0].islower() for p in pieces):
+        return [_first_last(p) for p in pieces]
+    return [_first_last(part)]
+
+
+def _first_last(name: str) -> str:
+    pieces = [p.strip().strip(_AUTHOR_MARKS).strip() for p in name.split(",")]
+    pieces = [p for p in pieces if p]
+    if len(pieces) == 2:  # "Last, First"
+        return clean_text(f"{pieces[1]} {pieces[0]}")
+    if len(pieces) == 3:  # "Last, Jr., First"
+        return clean_text(f"{pieces[2]} {pieces[0]} {pieces[1]}")
+    return clean_text(" ".join(w.strip(_AUTHOR_MARKS) for w in name.split()))
+
+
+def _entries(text: str) -> Iterator[Mapping[str, str]]:
+    """Parsed entries; if the whole file does not parse, entry by entry, skipping bad ones."""
+    try:
+        yield from _load(text)
+        return
+    except Exception:  # bibtexparser raises assorted errors on malformed input
+        pass
+    starts = [m.start() for m in _ENTRY_START.finditer(text)] + [len(text)]
+    for begin, end in itertools.pairwise(starts):
+        try:
+            yield from _load(text[begin:end])
+        except Exception:
+            continue
+
+
+def _load(text: str) -> list[dict[str, str]]:
+    parser = BibTexParser(common_strings=True, ignore_nonstandard_types=False, interpolate_strings=True)
+    return bibtexparser.loads(text, parser).entries
+
+
+def _paper_from_entry(entry: Mapping[str, str]) -> Paper | None:
+    fields = {k.lower(): v for k, v in entry.items() if isinstance(v, str)}
+    title = clean_title(latex_to_text(fields.get("title")))
+    if not title:
+        return None
+    links = [latex_to_text(fields.get(name)) for name in _URL_FIELDS if fields.get(name)]
+    venue = _venue(fields)
+    return Paper(
+        title=title,
+        authors=bibtex_names(fields.get("author") or fields.get("editor")),
+        venue=venue,
+        year=parse_year(fields.get("year")) or parse_year(fields.get("date")),
+        url=links[0] if links else None,
+        doi=_doi(fields, links),
+        arxiv=_arxiv(fields, links, venue),
+    )
+
+
+def _venue(fields: Mapping[str, str]) -> str | None:
+    for name in (*_VENUE_FIELDS, "abbr"):
+        value = latex_to_text(fields.get(name))
+        if value:
+            return value
+    return None
+
+
+def _doi(fields: Mapping[str, str], links: list[str]) -> str | None:
+    raw = clean_text(fields.get("doi")).lower()
+    if raw:
+        return find_doi(raw) or raw
+    return next((doi for link in links if (doi := find_doi(link))), None)
+
+
+def _arxiv(fields: Mapping[str, str], links: list[str], venue: str | None) -> str | None:
+    eprint = clean_text(fields.get("eprint"))
+    prefix = clean_text(fields.get("archiveprefix") or fields.get("eprinttype")).lower()
+    if eprint and (prefix in {"", "arxiv"}) and (found := find_arxiv(f"arXiv:{eprint}")):
+        return found
+    if arxiv := clean_text(fields.get("arxiv")):
+        return find_arxiv(f"arXiv:{arxiv}") or find_arxiv(arxiv) or arxiv
+    return next((found for text in (*links, venue) if (found := find_arxiv(text))), None)
+
+
+class BibtexExtractor(Extractor):
+    """A ``.bib`` file (or a bundle of them) read entry by entry."""
+
+    name = "bibtex"
+    version = 1
+    priority = 60
+    url_patterns = (r"\.bib(?:$|[?#])",)
+    source_paths = (r"(?:^|/)[^/]+\.bib$",)
+
+    def detect(self, doc: Document) -> str | None:
+        if doc.is_bundle:
+            if all(_BIB_PATH.search(path) for path in doc.files):
+                return "bundle of .bib files"
+            return None
+        if "bibtex" in doc.content_type.lower():
+            return f"content type {doc.content_type}"
+        if _FIRST_ENTRY.match(doc.text[:2000]):
+            return "text opens with a BibTeX entry"
+        return None
+
+    def parse(self, doc: Document) -> list[Record]:
+        if doc.is_bundle:
+            texts = [text for path, text in sorted(doc.files.items()) if _BIB_PATH.search(path)]
+        else:
+            texts = [doc.text]
+        return [paper for text in texts for paper in parse_bibtex(text)]
+
+
+CASES = (
+    Case(
+        fixture="bibtex/papers.bib",
+        url="https://example.org/~rivera/papers.bib",
+        content_type="text/plain",
+        claims=("https://example.org/papers.bib", "https://raw.example.org/u/site/main/refs.bib?raw=1"),
+        rejects=("https://example.org/papers.html", "https://example.org/bibliography/"),
+        notes="LaTeX accents, Last-First names, eprint/arXiv, DOI from url, a malformed entry skipped",
+    ),
+    Case(
+        fixture="bibtex/bundle",
+        url="github:example/refs",
+        notes="a repository holding only .bib files",
+    ),
+)
