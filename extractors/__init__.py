@@ -11,6 +11,7 @@ from types import MappingProxyType
 
 from extractors.academicpages import AcademicPagesExtractor
 from extractors.alfolio import AlfolioExtractor
+from extractors.barron import BarronExtractor
 from extractors.base import Case, Extractor
 from extractors.bibtex import BibtexExtractor
 from extractors.generic import GenericExtractor
@@ -25,6 +26,7 @@ REGISTRY: tuple[Extractor, ...] = (
     AlfolioExtractor(),
     BibtexExtractor(),
     JekyllDataExtractor(),
+    BarronExtractor(),
     GenericExtractor(),
 )
 

@@ -8,8 +8,9 @@ not a removal plus an addition. A matched item is *modified* only when a field t
 reader cares about changed in substance (``MEANINGFUL_FIELDS``); everything else is a
 quiet refresh the pipeline stores without telling anyone.
 
-The collapse guard: when an extraction suddenly yields nothing, far fewer items, or would
-remove most of what was there, the page is far more likely an error page, a redesign or a
+The collapse guard: when an extraction suddenly yields nothing, far fewer items, would
+remove most of what was there, or loses a whole kind it used to show (every news item of a
+page that had several), the page is far more likely an error page, a redesign or a
 template the extractor no longer reads than a researcher deleting their work. Then
 ``suspect`` says why and no change at all is reported (additions included: a redesign
 that is read as new items would spam just as badly); the pipeline keeps the old items
