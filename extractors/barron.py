@@ -1,0 +1,827 @@
+"""Hand-written personal research pages: Jon Barron's template and pages built like it.
+
+Claims: single HTML pages (never repository bundles) that list papers as rows of a title,
+an author line and a venue line. Jon Barron's template (``papertitle`` tags or the
+``papertitle`` class, its credit link) is recognised by those markers; any other
+hand-written page by a "Publications"/"Papers" heading over rows that carry years.
+
+Reads the page as a stream of *lines* (text between ``<br>`` and block boundaries, HTML
+comments, scripts and hidden elements dropped), grouped into sections by their headings:
+
+- papers: a title line (``papertitle``, an element whose class names a title, or a whole
+  line in ``<b>``/``<strong>``) followed by an author line (names, often the owner's in
+  bold), a venue line (usually an ``<em>`` with the year) and link lines (arXiv, PDF,
+  project, code). One-line entries (``Authors. <b>Title</b>. <i>Venue</i>, 2024``) too.
+  Sections about teaching, service, talks, students, blog posts and the like are skipped.
+- roles: the header block before the first section: a position line and an organisation
+  line under the name ("Principal Scientist" / "Example Research"), and biography
+  sentences ("I'm a research scientist at X", "From 2021 to 2023, I was ... at X",
+  "I work on ... at X").
+- news: dated lines (``[Feb 2026] ...``, ``2026-02-03: ...``) under a "News" heading.
+- awards: lines under an "Awards"/"Honors" heading.
+
+The line reading and the paper rules are shared with ``extractors.lab``.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from selectolax.lexbor import LexborHTMLParser
+
+from extractors.base import Case, Extractor
+from watcher.records import Award, Document, NewsItem, Paper, Record, Role
+from watcher.text import clean_text, clean_title, find_arxiv, find_doi, parse_date, parse_year, split_authors
+
+__all__ = [
+    "BarronExtractor",
+    "Line",
+    "Section",
+    "page_lines",
+    "read_awards",
+    "read_news",
+    "read_papers",
+    "read_roles",
+    "sections_of",
+]
+
+_BLOCK = frozenset(
+    {
+        "p",
+        "div",
+        "tr",
+        "td",
+        "th",
+        "li",
+        "ul",
+        "ol",
+        "dl",
+        "dt",
+        "dd",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "table",
+        "tbody",
+        "thead",
+        "tfoot",
+        "section",
+        "article",
+        "header",
+        "footer",
+        "nav",
+        "blockquote",
+        "hr",
+        "heading",
+        "main",
+        "aside",
+        "figure",
+        "figcaption",
+        "form",
+        "center",
+        "pre",
+    }
+)
+_HEADING_LEVEL = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6, "heading": 2}
+_VOID = frozenset(
+    {
+        "br",
+        "hr",
+        "img",
+        "input",
+        "meta",
+        "link",
+        "source",
+        "wbr",
+        "area",
+        "col",
+        "embed",
+        "param",
+        "track",
+    }
+)
+_SKIPPED = ("script", "style", "noscript", "template", "iframe", "video", "audio", "svg", "button", "select")
+_TOKEN = re.compile(r"<(/?)([a-zA-Z][\w-]*)([^>]*)>|([^<]+)", re.S)
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_CLASS = re.compile(r"""\bclass\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
+_HREF = re.compile(r"""\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
+_HIDDEN = re.compile(r"""display\s*:\s*none|visibility\s*:\s*hidden|\bhidden\b""", re.I)
+_STYLE = re.compile(r"""\b(?:style\s*=\s*(?:"[^"]*"|'[^']*')|hidden(?:\s|$|=))""", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """A run of text with the markers of the elements around it that opened on its line."""
+
+    text: str
+    markers: frozenset[str]
+    href: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One visual line of the page: its segments, text and heading level (0 for body text)."""
+
+    segments: tuple[Segment, ...]
+    heading: int = 0
+    text: str = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", clean_text("".join(s.text for s in self.segments)))
+
+    def marked(self, *markers: str) -> str:
+        """The text of the segments carrying any of ``markers``."""
+        return clean_text("".join(s.text for s in self.segments if s.markers.intersection(markers)))
+
+    def has(self, *markers: str) -> bool:
+        return any(s.markers.intersection(markers) for s in self.segments)
+
+    def links(self) -> list[tuple[str, str]]:
+        """(href, link text) of every link on the line, in order."""
+        found: dict[str, list[str]] = {}
+        for seg in self.segments:
+            if seg.href is not None:
+                found.setdefault(seg.href, []).append(seg.text)
+        return [(href, clean_text("".join(parts))) for href, parts in found.items()]
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """The lines under one heading (``title`` is empty for the lines before any heading)."""
+
+    title: str
+    lines: tuple[Line, ...] = field(default=())
+
+
+# ---------------------------------------------------------------------------------------
+# Reading a page into lines
+
+
+def page_lines(text: str) -> list[Line]:
+    """The visible lines of an HTML page, in reading order."""
+    if not text.strip():
+        return []
+    tree = LexborHTMLParser(text)
+    tree.strip_tags(list(_SKIPPED))
+    body = tree.body
+    if body is None:
+        return []
+    # Comments are not content; the parser serialises them back, so drop them here.
+    return _LineBuilder().build(_COMMENT.sub("", body.html or ""))
+
+
+@dataclass
+class _Open:
+    tag: str
+    markers: frozenset[str]
+    line: int
+    href: str | None
+    skip: bool
+
+
+class _LineBuilder:
+    """Walks the serialised body once; a line ends at ``<br>`` and at block boundaries."""
+
+    def __init__(self) -> None:
+        self.lines: list[Line] = []
+        self.segments: list[Segment] = []
+        self.heading = 0
+        self.stack: list[_Open] = []
+        self.skipping = 0
+
+    def build(self, body_html: str) -> list[Line]:
+        for match in _TOKEN.finditer(body_html):
+            closing, tag, attrs, text = match.groups()
+            if text is not None:
+                self._text(html.unescape(text))
+            elif closing:
+                self._close(tag.lower())
+            else:
+                self._open(tag.lower(), attrs or "")
+        self._flush()
+        return self.lines
+
+    def _text(self, text: str) -> None:
+        if self.skipping or not text:
+            return
+        line_no = len(self.lines)
+        markers: set[str] = set()
+        # Elements opened since the line began sit on top of the stack.
+        for o in reversed(self.stack):
+            if o.line != line_no:
+                break
+            markers.update(o.markers)
+        href = self.stack[-1].href if self.stack else None
+        self.segments.append(Segment(text, frozenset(markers), href))
+
+    def _open(self, tag: str, attrs: str) -> None:
+        if tag in _BLOCK or tag == "br":
+            self._flush()
+        if tag in _HEADING_LEVEL and not self.skipping:
+            self.heading = self.heading or _HEADING_LEVEL[tag]
+        if tag in _VOID or attrs.rstrip().endswith("/"):
+            return
+        skip = tag in {"nav", "footer"} or _is_hidden(attrs)
+        self.skipping += skip
+        self.stack.append(
+            _Open(
+                tag=tag,
+                markers=_markers(tag, attrs),
+                line=len(self.lines),
+                # Every element carries the link it sits in, so text finds it at the top.
+                href=_attr(_HREF, attrs) if tag == "a" else (self.stack[-1].href if self.stack else None),
+                skip=skip,
+            )
+        )
+
+    def _close(self, tag: str) -> None:
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i].tag == tag:
+                self.skipping -= sum(o.skip for o in self.stack[i:])
+                del self.stack[i:]
+                break
+        if tag in _BLOCK:
+            self._flush()
+
+    def _flush(self) -> None:
+        segments = tuple(s for s in self.segments if s.text)
+        if clean_text("".join(s.text for s in segments)):
+            self.lines.append(Line(segments, self.heading))
+        self.segments = []
+        # Elements still open continue on the next line, but their markers stay with the
+        # line where they opened (a <td class="x"> does not mark every line inside it).
+        self.heading = next((_HEADING_LEVEL[o.tag] for o in self.stack if o.tag in _HEADING_LEVEL), 0)
+
+
+def _markers(tag: str, attrs: str) -> frozenset[str]:
+    classes = (_attr(_CLASS, attrs) or "").lower().split()
+    return frozenset([tag, *(f".{c}" for c in classes)])
+
+
+def _attr(pattern: re.Pattern[str], attrs: str) -> str | None:
+    match = pattern.search(attrs)
+    if not match:
+        return None
+    return html.unescape(next(g for g in match.groups() if g is not None)).strip()
+
+
+def _is_hidden(attrs: str) -> bool:
+    return any(_HIDDEN.search(m.group(0)) for m in _STYLE.finditer(attrs))
+
+
+# ---------------------------------------------------------------------------------------
+# Sections
+
+_SECTION_WORDS = re.compile(
+    r"^(?:selected |recent |all |my |other |featured |full )?(?:news|updates|announcements|publications?|papers|"
+    r"preprints|research|projects|teaching|service|services|talks|awards?|honou?rs|awards and honou?rs|"
+    r"miscellanea|misc|blog|students|collaborators|interns|mentees|media|press|experience|positions|education|"
+    r"biography|bio|about|about me|contact|thesis|patents|workshops|journal papers|conference papers|"
+    r"journal articles|conference proceedings|books|people|members|alumni|team)\b",
+    re.I,
+)
+_SKIP_FOR_PAPERS = re.compile(
+    r"news|updates|announce|teaching|service|talks?\b|award|honou?r|miscellan|misc\b|blog|student|collaborator|"
+    r"intern|mentee|media|press|organi[sz]ation|committee|review|contact|music|hobb|my name|experience|"
+    r"education|course|people|members|alumni|team|sponsor|funding|gallery|photo|links",
+    re.I,
+)
+
+
+def sections_of(lines: Sequence[Line], owner: str = "") -> list[Section]:
+    """Lines grouped under their headings. A heading that only repeats the owner's name (the
+    page title) does not start a section; a short bold line naming a usual section does."""
+    result: list[Section] = []
+    title, current = "", []
+    owner_key = _fold(owner)
+    for line in lines:
+        text = line.text
+        if _is_heading(line) and _fold(text) != owner_key and line.heading != 1:
+            result.append(Section(title, tuple(current)))
+            title, current = text, []
+        else:
+            current.append(line)
+    result.append(Section(title, tuple(current)))
+    return [s for s in result if s.title or s.lines]
+
+
+def _is_heading(line: Line) -> bool:
+    if line.heading:
+        return True
+    text = line.text.strip(" :")
+    bold = line.marked("b", "strong")
+    return len(text.split()) <= 4 and bold.strip(" :") == text and bool(_SECTION_WORDS.match(text))
+
+
+def _fold(text: str) -> str:
+    return re.sub(r"\W+", " ", text.casefold()).strip()
+
+
+# ---------------------------------------------------------------------------------------
+# Papers
+
+_LINK_WORDS = re.compile(
+    r"^\W*(?:arxiv|paper|pdf|project(?: page| website| site)?|page|code|github|video|youtube|website|webpage|"
+    r"bibtex|bib|slides|poster|supp(?:lementary|l)?(?: material)?|talk|data(?:set)?|demo|doi|publisher|"
+    r"official|abstract|html|colab|blog(?: post)?|press|journal|proceedings|openreview|link|model|models|"
+    r"benchmark|thesis|tweet|twitter|media|coverage|huggingface|spotlight video|results|full text|preprint|"
+    r"dissertation talk|fast forward|annotations|tar|official version|camera ready|workshop|site|repo)\W*$",
+    re.I,
+)
+_TITLE_CLASS = re.compile(r"^\.(?:paper|pub|publication|article|entry)?[-_]?title$")
+_NAME_WORD = re.compile(r"^(?:[A-ZÀ-ÞĀ-ſ][\w'’.\-]*|[a-z]{1,3}|d'\w+|\w\.|[A-Z]\.[A-Z]\.?)$")
+_YEAR_RE = re.compile(r"(?<!\d)(?:19[5-9]\d|20\d\d)(?!\d)")
+_MARKS = "*†‡§¶✝#^"
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    title: str
+    start: int
+    title_href: str | None
+
+
+def read_papers(lines: Sequence[Line]) -> list[Paper]:
+    """Paper rows in ``lines`` (one section's lines): multi-line and one-line entries."""
+    papers: list[Paper] = []
+    titles = [_title_at(lines, i) for i in range(len(lines))]
+    i = 0
+    while i < len(lines):
+        entry = titles[i]
+        if entry is None:
+            one_line = _one_line_paper(lines[i])
+            if one_line is not None:
+                papers.append(one_line)
+            i += 1
+            continue
+        paper, i = _read_entry(lines, titles, entry)
+        papers.append(paper)
+    return papers
+
+
+def _title_at(lines: Sequence[Line], i: int) -> _Entry | None:
+    line = lines[i]
+    text = line.text
+    if line.heading or not text:
+        return None
+    explicit = line.marked("papertitle", ".papertitle")
+    if explicit:
+        return _Entry(explicit, i, _href_of(line, "papertitle", ".papertitle"))
+    next_line = lines[i + 1] if i + 1 < len(lines) else None
+    if next_line is None or not _author_like(next_line):
+        return None
+    classed = clean_text("".join(s.text for s in line.segments if any(_TITLE_CLASS.match(m) for m in s.markers)))
+    if classed and _title_like(classed):
+        return _Entry(classed, i, _first_href(line))
+    bold = line.marked("b", "strong")
+    if bold and _covers(bold, text) and _title_like(bold):
+        return _Entry(bold, i, _first_href(line))
+    return None
+
+
+def _read_entry(lines: Sequence[Line], titles: Sequence[_Entry | None], entry: _Entry) -> tuple[Paper, int]:
+    j = entry.start + 1
+    authors: tuple[str, ...] = ()
+    venue: str | None = None
+    if j < len(lines) and titles[j] is None and _author_like(lines[j]):
+        authors = _authors_of(lines[j])
+        j += 1
+        # A long author list wrapped with <br>: the line before ends with a comma or "and".
+        while j < len(lines) and re.search(r"(?:,|\band)\s*$", lines[j - 1].text) and _names_ok(lines[j].text):
+            authors += _authors_of(lines[j])
+            j += 1
+    links: list[tuple[str, str]] = list(lines[entry.start].links())
+    while j < len(lines) and not lines[j].heading and titles[j] is None and j - entry.start <= 6:
+        line = lines[j]
+        if venue is None and _venue_like(line):
+            venue = _venue_text(line)
+        elif not _link_line(line):
+            break
+        links.extend(line.links())
+        j += 1
+    paper = Paper(
+        title=clean_title(entry.title),
+        authors=authors,
+        venue=venue,
+        year=parse_year(venue),
+        url=entry.title_href or _best_link(links),
+        doi=_first(find_doi(h) for h, t in links if _LINK_WORDS.match(t) or h == entry.title_href),
+        arxiv=_first(find_arxiv(h) for h, t in links if _LINK_WORDS.match(t) or h == entry.title_href),
+    )
+    return paper, max(j, entry.start + 1)
+
+
+def _title_like(text: str) -> bool:
+    text = clean_text(text)
+    words = text.split()
+    if len(text) < 10 or len(words) < 3 or text.endswith(":"):
+        return False
+    if _LINK_WORDS.match(text) or parse_date(text.strip("[]()")):
+        return False
+    return sum(ch.isalpha() for ch in text) >= len(text) * 0.6
+
+
+def _covers(part: str, whole: str) -> bool:
+    return len(part) >= 0.85 * len(whole.rstrip(" .,:"))
+
+
+def _author_like(line: Line) -> bool:
+    if line.heading:
+        return False
+    if line.has(".author", ".authors"):
+        return True
+    names = _split_names(line.text)
+    if not names or len(line.text) > 600:
+        return False
+    good = sum(_name_like(n) for n in names)
+    if len(names) == 1:
+        return good == 1 and line.marked("b", "strong", "u") == clean_text(line.text).strip(" ,")
+    return good >= max(2, len(names) - 1) and good >= 0.8 * len(names)
+
+
+def _split_names(text: str) -> tuple[str, ...]:
+    text = re.sub(r"\((?:equal contribution|\*[^)]*|joint first[^)]*)\)", "", text, flags=re.I)
+    text = text.translate({ord(c): " " for c in _MARKS})
+    text = re.sub(r"\bet al\b\.?", "", text)
+    return split_authors(text.strip(" ,."))
+
+
+def _name_like(name: str) -> bool:
+    words = name.split()
+    if not 1 <= len(words) <= 6 or len(name) > 45 or any(ch.isdigit() for ch in name):
+        return False
+    return bool(words[0][:1].isupper()) and all(_NAME_WORD.match(w) for w in words)
+
+
+def _authors_of(line: Line) -> tuple[str, ...]:
+    spans = [clean_text(s.text) for s in line.segments if ".author" in s.markers]
+    if spans:
+        return tuple(n for n in (clean_text(x.translate({ord(c): None for c in _MARKS})) for x in spans) if n)
+    return tuple(n.strip() for n in _split_names(line.text) if n.strip())
+
+
+def _venue_like(line: Line) -> bool:
+    if line.has(".venue", ".pub-venue", ".journal", ".conference"):
+        return True
+    text = _strip_link_words(line)
+    if not text or len(text) > 200:
+        return False
+    return bool(_YEAR_RE.search(text)) or line.has("em", "i")
+
+
+def _venue_text(line: Line) -> str | None:
+    classed = clean_text(line.marked(".venue", ".pub-venue", ".journal", ".conference"))
+    text = classed or _strip_link_words(line)
+    text = re.sub(r"^(?:in|to appear in|published in)\s*[:\-]?\s+", "", text, flags=re.I)
+    return clean_text(text.strip(" .,;/|-")) or None
+
+
+def _strip_link_words(line: Line) -> str:
+    """The line's text without its link labels ("[PDF]", "project page / code")."""
+    parts = [s.text for s in line.segments if s.href is None or not _LINK_WORDS.match(clean_text(s.text))]
+    text = clean_text("".join(parts))
+    text = re.sub(r"\[\s*\]|\(\s*\)", " ", text)
+    return clean_text(re.sub(r"(?:\s*[/|·•]\s*)+$", "", text))
+
+
+def _link_line(line: Line) -> bool:
+    """A line of link labels: "[Paper (pdf)(official)] [Bibtex]", "project page / code"."""
+    linked = clean_text("".join(s.text for s in line.segments if s.href is not None))
+    words = re.split(r"[\s/|·•,\[\]()]+", _strip_link_words(line))
+    rest = "".join(w for w in words if w and not _LINK_WORDS.match(w))
+    return bool(linked) and len(rest) <= 3
+
+
+def _href_of(line: Line, *markers: str) -> str | None:
+    for seg in line.segments:
+        if seg.href and seg.markers.intersection(markers):
+            return seg.href
+    return _first_href(line)
+
+
+def _first_href(line: Line) -> str | None:
+    return next((s.href for s in line.segments if s.href and not s.href.startswith("#")), None)
+
+
+def _best_link(links: Sequence[tuple[str, str]]) -> str | None:
+    """The project page, else the paper itself, among an entry's labelled links."""
+    for pattern in (r"project|page|website", r"paper|pdf|arxiv"):
+        for href, text in links:
+            if re.search(pattern, text, re.I) and not href.startswith(("#", "mailto:", "javascript:")):
+                return href
+    return None
+
+
+def _first(values: Iterator[str | None]) -> str | None:
+    return next((v for v in values if v), None)
+
+
+_QUOTED = re.compile(r"[\"“](?P<title>[^\"”]{10,300}?)[,.]?[\"”]")
+
+
+def _one_line_paper(line: Line) -> Paper | None:
+    """``Authors. <b>Title</b>. <i>Venue</i>, 2024. [pdf]`` or ``Authors, "Title," Venue 2024``."""
+    text = line.text
+    if line.heading or len(text) > 800 or not _YEAR_RE.search(text):
+        return None
+    title = line.marked("b", "strong", ".title", ".papertitle")
+    if title and len(title) > 0.7 * len(text):
+        return None  # a bare bold line is a heading or a title handled elsewhere
+    if not (title and _title_like(title)):
+        quoted = _QUOTED.search(text)
+        if not quoted:
+            return None
+        title = quoted.group("title")
+    head, _, tail = text.partition(title)
+    venue_part = line.marked("em", "i", ".venue")
+    candidates = [p.strip(' .,;:"“”') for p in (head, tail.split(venue_part)[0] if venue_part else "")]
+    names = next((_split_names(c) for c in candidates if c and _names_ok(c)), ())
+    if not names:
+        return None
+    venue = None
+    if venue_part:
+        venue = _venue_text(Line(tuple(s for s in line.segments if s.markers & {"em", "i", ".venue"})))
+    venue = venue or clean_text(tail.strip(' .,;:"“”')) or None
+    if venue and len(venue) > 200:
+        venue = None
+    links = line.links()
+    return Paper(
+        title=clean_title(title),
+        authors=names,
+        venue=_venue_only(venue),
+        year=parse_year(venue_part) or parse_year(tail) or parse_year(text),
+        url=_best_link(links) or next((h for h, t in links if clean_text(t) == clean_text(title)), None),
+        doi=_first(find_doi(h) for h, _ in links),
+        arxiv=_first(find_arxiv(h) for h, _ in links),
+    )
+
+
+def _names_ok(text: str) -> bool:
+    names = _split_names(text)
+    return bool(names) and sum(_name_like(n) for n in names) >= max(1, 0.8 * len(names))
+
+
+def _venue_only(venue: str | None) -> str | None:
+    if not venue:
+        return None
+    head = re.split(r"\s*[\[(]?\b(?:pdf|arxiv|code|project page|bibtex|slides|video)\b", venue, flags=re.I)[0]
+    return clean_text(head.strip(" .,;[(")) or None
+
+
+# ---------------------------------------------------------------------------------------
+# News and awards
+
+_DATE_HEAD = re.compile(
+    r"^\s*[\[(]?\s*(?P<date>(?:\d{4}[-/.]\d{1,2}(?:[-/.]\d{1,2})?|\d{1,2}[-/.]\d{4}|"
+    r"[A-Z][a-z]{2,8}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}\s+[A-Z][a-z]{2,8}\.?,?\s+\d{4}|"
+    r"[A-Z][a-z]{2,8}\.?,?\s+\d{4}|\d{4}))\s*[\])]?\s*[:\-–—|]?\s*(?P<text>.*)$",
+    re.S,
+)
+
+
+def read_news(lines: Sequence[Line]) -> list[NewsItem]:
+    """Dated lines of a news section; an undated line continues the item before it."""
+    items: list[NewsItem] = []
+    for line in lines:
+        text = line.text
+        match = _DATE_HEAD.match(text)
+        date = parse_date(match.group("date")) if match else None
+        if match and date and match.group("text").strip():
+            url = next((h for h, _ in line.links()), None)
+            items.append(NewsItem(text=match.group("text"), date=date, url=url))
+        elif items and not _link_line(line) and not _noise(text):
+            last = items[-1]
+            items[-1] = NewsItem(text=f"{last.text} {text}", date=last.date, url=last.url)
+    return items
+
+
+def read_awards(lines: Sequence[Line]) -> list[Award]:
+    """One award per line: its text without the trailing year, and the year."""
+    awards: list[Award] = []
+    for line in lines:
+        text = line.text
+        if _noise(text) or _link_line(line):
+            continue
+        title = _without_trailing_year(text).strip(" ,.;-–")
+        if title:
+            awards.append(Award(title=title, year=parse_year(text)))
+    return awards
+
+
+def _without_trailing_year(text: str) -> str:
+    """ "Best Paper, 2024" and "Example Fellowship 2017" lose the year; "ECCV 2022" keeps it."""
+    text = re.sub(r"\s*(?:,\s*|\(\s*)(?:19|20)\d\d\s*\)?\s*$", "", text)
+    match = re.search(r"(\S+)\s+(?:19|20)\d\d\s*$", text)
+    if match and not match.group(1).isupper():
+        text = text[: match.start(0) + len(match.group(1))]
+    return text
+
+
+_NOISE = re.compile(
+    r"last (?:updated|modified)|visitors?\b|copyright|©|all rights reserved|template|website design|"
+    r"source code|stole|steal this|powered by|hosted on|^more\b|see all|older news",
+    re.I,
+)
+
+
+def _noise(text: str) -> bool:
+    return not text or bool(_NOISE.search(text))
+
+
+# ---------------------------------------------------------------------------------------
+# Roles
+
+_JOB = (
+    r"professor|scientist|researcher|engineer|student|postdoc|post-doc|postdoctoral|fellow|lecturer|director|"
+    r"intern|candidate|head|lead|manager|founder|co-founder|member|chair|principal investigator|investigator|"
+    r"faculty|instructor|scholar|staff|developer|designer|analyst|consultant|cto|ceo|advisor|associate|"
+    r"assistant|visiting|resident|officer|architect|phd|ph\.d\."
+)
+_JOB_RE = re.compile(rf"\b(?:{_JOB})s?\b", re.I)
+_ORG = r"(?P<org>(?:[A-Z0-9][\w&.'’\-]*)(?:\s+(?:[A-Z0-9][\w&.'’\-]*|of|and|the|for|de|du|&))*)"
+_TITLE = r"(?P<title>[\w.\-’' ]{2,80}?)"
+_ROLE_SENTENCES = (
+    re.compile(rf"\bI(?:'m|’m| am)(?: currently| now| also)? (?:a|an|the) {_TITLE} (?:at|with) {_ORG}"),
+    re.compile(
+        rf"(?:\b[Ff]rom (?P<start>\d{{4}}) (?:to|until|-|–) (?P<end>\d{{4}}),? )?"
+        rf"\bI was (?:a|an|the) {_TITLE} (?:at|with) {_ORG}"
+    ),
+    re.compile(rf"\bI (?:recently )?joined {_ORG} as (?:a|an|the) {_TITLE}(?=[,.;]|\s+(?:in|at|where|and)\b|$)"),
+    re.compile(rf"\bas (?:a|an) {_TITLE} at {_ORG}"),
+)
+_WORK_AT = re.compile(rf"\bI (?:currently |now )?work(?: [^.;]*?)? at {_ORG}")
+_WORK_WITH = re.compile(r"\b(?:work|worked|working|collaborate|collaborated|collaborating) with\s+")
+_PERSON = r"[A-Z][\w'’.\-]*(?:\s+[A-Z][\w'’.\-]*){1,3}"
+_PEOPLE_AT = re.compile(
+    rf"(?P<people>{_PERSON}(?:(?:,\s*(?:and\s+)?|\s+and\s+){_PERSON})*)\s+at\s+{_ORG.replace('|and|', '|')}"
+)
+_SENTENCE_END = re.compile(r"(?:(?<=\w\w)|(?<=[)\]]))[.!?]\s+(?=[A-Z])")
+_ORG_STOP = re.compile(r"\s+(?:in|where|and|on|working|since|for|with|as|from|during|under)\b.*$")
+
+
+def read_roles(lines: Sequence[Line]) -> list[Role]:
+    """Roles stated in a page's header block: position/organisation lines and bio sentences."""
+    roles = _header_position(lines)
+    for line in lines:
+        for sentence in _SENTENCE_END.split(line.text):
+            roles.extend(_sentence_roles(sentence))
+    return roles
+
+
+def _header_position(lines: Sequence[Line]) -> list[Role]:
+    """A short job-title line followed by a short organisation line, as in a letterhead."""
+    for i, line in enumerate(lines[:-1]):
+        text = line.text
+        if _short_label(text) and _JOB_RE.search(text):
+            org = lines[i + 1].text
+            if _short_label(org) and not _JOB_RE.search(org) and "@" not in org and " at " not in org:
+                return [Role(title=text, organization=org)]
+    return []
+
+
+def _short_label(text: str) -> bool:
+    words = text.split()
+    return 1 <= len(words) <= 7 and not re.search(r"\bI\b|[.!?]\s|:|https?:|@|\d{3,}", text)
+
+
+def _sentence_roles(sentence: str) -> Iterator[Role]:
+    past = bool(re.match(r"\s*(?:previously|before that|formerly|earlier)\b", sentence, re.I))
+    for pattern in _ROLE_SENTENCES:
+        for match in pattern.finditer(sentence):
+            title = clean_text(match.group("title"))
+            org = _clean_org(match.group("org"))
+            if not org or not _JOB_RE.search(title) or len(title.split()) > 7:
+                continue
+            groups = match.groupdict()
+            is_past = past or " was " in match.group(0) or match.group(0).startswith("as ")
+            yield Role(
+                title=title[:1].upper() + title[1:],
+                organization=org,
+                start=groups.get("start"),
+                end=groups.get("end") or ("past" if is_past and not groups.get("start") else None),
+            )
+    yield from _collaborations(sentence, past)
+    for match in _WORK_AT.finditer(sentence):
+        org = _clean_org(match.group("org"))
+        if org:
+            yield Role(title="Works", organization=org)
+
+
+def _collaborations(sentence: str, past: bool) -> Iterator[Role]:
+    """ "I worked with A and B at X and C at Y": a stay at X (with A and B) and one at Y."""
+    start = _WORK_WITH.search(sentence)
+    if start is None:
+        return
+    verb = start.group(0).split()[0].lower()
+    for match in _PEOPLE_AT.finditer(sentence, start.end()):
+        org = _clean_org(match.group("org"))
+        people = clean_text(match.group("people"))
+        if org and all(_name_like(n) for n in split_authors(people)):
+            is_past = past or verb == "worked"
+            yield Role(title=f"Worked with {people}", organization=org, end="past" if is_past else None)
+
+
+def _clean_org(org: str) -> str:
+    org = _ORG_STOP.sub("", org)
+    return org.strip(" .,;:'’")
+
+
+# ---------------------------------------------------------------------------------------
+# The extractor
+
+_PAPERTITLE = re.compile(r"<papertitle\b|class\s*=\s*[\"'][^\"']*\bpapertitle\b", re.I)
+_CREDIT = re.compile(r"jonbarron(?:_website|\.github\.io/website)|leonidk/new_website", re.I)
+_PUB_HEADING = re.compile(
+    r"<(?:h[1-4]|heading|b|strong)\b[^>]*>\s*(?:<[^>]+>\s*)*(?:selected\s+|recent\s+)?(?:publications|papers)\b",
+    re.I,
+)
+_TITLE_TAG = re.compile(r"<title[^>]*>(.*?)</title>", re.I | re.S)
+_AUTHOR_META = re.compile(r"<meta\s+name=[\"']author[\"']\s+content=[\"']([^\"']+)", re.I)
+
+
+class BarronExtractor(Extractor):
+    """Jon Barron's template and other hand-written personal pages of paper rows."""
+
+    name = "barron"
+    version = 1
+    priority = 50
+    url_patterns = ()
+
+    def detect(self, doc: Document) -> str | None:
+        if doc.is_bundle or "html" not in doc.content_type:
+            return None
+        head = doc.text[:400_000]
+        if _PAPERTITLE.search(head):
+            return "papertitle rows (Jon Barron's template)"
+        if _CREDIT.search(head):
+            return "credit link of Jon Barron's template"
+        if _PUB_HEADING.search(head) and len(_YEAR_RE.findall(head)) >= 5:
+            return "hand-written page with a publications heading"
+        return None
+
+    def parse(self, doc: Document) -> list[Record]:
+        if doc.is_bundle or not doc.text.strip():
+            return []
+        owner = _owner_name(doc.text)
+        sections = sections_of(page_lines(doc.text), owner)
+        records: list[Record] = []
+        for index, section in enumerate(sections):
+            kind = _section_kind(section.title)
+            if index == 0 or kind == "about":
+                records.extend(read_roles(section.lines))
+            if kind == "news":
+                records.extend(read_news(section.lines))
+            elif kind == "awards":
+                records.extend(read_awards(section.lines))
+            elif kind in {"papers", "about"} or (kind == "other" and not _SKIP_FOR_PAPERS.search(section.title)):
+                records.extend(read_papers(section.lines))
+        return records
+
+
+def _section_kind(title: str) -> str:
+    if not title:
+        return "about"
+    if re.search(r"\bnews\b|updates|announcements", title, re.I):
+        return "news"
+    if re.search(r"award|honou?r|prizes", title, re.I):
+        return "awards"
+    if re.search(r"^(?:about|bio|biography)\b", title, re.I):
+        return "about"
+    if re.search(r"publication|paper|preprint|research|thesis|journal|conference", title, re.I):
+        return "papers"
+    return "other"
+
+
+def _owner_name(text: str) -> str:
+    meta = _AUTHOR_META.search(text[:20_000])
+    if meta:
+        return clean_text(html.unescape(meta.group(1)))
+    title = _TITLE_TAG.search(text[:20_000])
+    return clean_text(re.split(r"\s[-|–—:]\s", html.unescape(title.group(1)))[0]) if title else ""
+
+
+CASES = (
+    Case(
+        fixture="barron/template.html",
+        url="https://ada-quill.example.org/",
+        notes="Barron template: papertitle spans, header bio with current and past roles, "
+        "a paper listed twice (selected and all), a hidden row and a commented-out row.",
+    ),
+    Case(
+        fixture="barron/plain.html",
+        url="https://www.example.edu/~bnorth/",
+        notes="Plain personal page: letterhead position lines, dated news, bold titles, "
+        "'In VENUE, YEAR.' lines, awards, teaching and student lists that are not papers.",
+    ),
+    Case(
+        fixture="barron/classed.html",
+        url="https://cmarsh.example.net/",
+        notes="Class-marked rows (div.title, span.author, span.venue) and one-line entries.",
+    ),
+)
