@@ -20,7 +20,7 @@ from typing import Any
 
 from watcher.config import ChannelConfig
 from watcher.errors import ConfigError, NotifyError
-from watcher.notify.base import Message, Notifier, option_list, parse_routing
+from watcher.notify.base import Message, Notifier, Routing, option_list, parse_routing
 from watcher.notify.render import render_text, subject_line
 
 __all__ = ["AppriseNotifier"]
@@ -42,7 +42,7 @@ class AppriseNotifier(Notifier):
     options = frozenset({"urls", "timeout"})
     required = frozenset({"urls"})
 
-    def __init__(self, *, name: str, routing: Any, urls: tuple[str, ...], timeout: float = 30.0) -> None:
+    def __init__(self, *, name: str, routing: Routing, urls: tuple[str, ...], timeout: float = 30.0) -> None:
         super().__init__(name=name, routing=routing)
         self.urls = urls
         self.timeout = timeout

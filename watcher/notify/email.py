@@ -24,7 +24,7 @@ from typing import Any
 
 from watcher.config import ChannelConfig
 from watcher.errors import ConfigError, NotifyError
-from watcher.notify.base import Message, Notifier, check_options, option_list, parse_routing, secret_from_env
+from watcher.notify.base import Message, Notifier, Routing, check_options, option_list, parse_routing, secret_from_env
 from watcher.notify.render import render_html, render_text, subject_line
 
 __all__ = ["EmailNotifier", "SmtpSettings", "build_email"]
@@ -98,7 +98,9 @@ class EmailNotifier(Notifier):
     options = frozenset({"to", "from", "smtp"})
     required = frozenset({"to", "from"})
 
-    def __init__(self, *, name: str, routing: Any, sender: str, recipients: tuple[str, ...], smtp: SmtpSettings):
+    def __init__(
+        self, *, name: str, routing: Routing, sender: str, recipients: tuple[str, ...], smtp: SmtpSettings
+    ) -> None:
         super().__init__(name=name, routing=routing)
         self.sender = sender
         self.recipients = recipients

@@ -20,14 +20,13 @@ import binascii
 import json
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Any
 
 import httpx
 from standardwebhooks import Webhook
 
 from watcher.config import ChannelConfig
 from watcher.errors import ConfigError, NotifyError
-from watcher.notify.base import Message, Notifier, parse_routing, secret_from_env
+from watcher.notify.base import Message, Notifier, Routing, parse_routing, secret_from_env
 from watcher.notify.render import safe_link
 from watcher.store.db import utcnow
 
@@ -72,7 +71,7 @@ class WebhookNotifier(Notifier):
         self,
         *,
         name: str,
-        routing: Any,
+        routing: Routing,
         url: str,
         secret: str,
         timeout: float = 10.0,
