@@ -63,7 +63,7 @@ async def open_services(
 ) -> AsyncIterator[Services]:
     """Build the shared HTTP client and notifiers; close them on exit."""
     if notifiers is None:
-        from watcher.notify.base import build_notifiers
+        from watcher.notify import build_notifiers
 
         notifiers = build_notifiers(config.notify if config else (), environ)
     from watcher.github import github_endpoints_from_env

@@ -6,6 +6,7 @@ so items are compared by identity, never by their position on the page.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
@@ -131,7 +132,8 @@ def record_fields(record: Record) -> dict[str, Any]:
 def record_from_fields(kind: str, fields: Mapping[str, Any]) -> Record:
     """Rebuild a record from stored JSON fields (unknown keys are ignored)."""
     cls = KINDS[kind]
-    known = {k: v for k, v in fields.items() if k in cls.__dataclass_fields__}
+    names = {f.name for f in dataclasses.fields(cls)}
+    known = {k: v for k, v in fields.items() if k in names}
     if "authors" in known:
         known["authors"] = tuple(known["authors"] or ())
     return cls(**known)

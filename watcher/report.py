@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from watcher.records import KINDS
@@ -25,8 +26,7 @@ KIND_HEADINGS = {
 def item_fields(kind: str, fields: dict[str, Any] | None) -> dict[str, Any]:
     """The contract's fields of a kind, absent ones null, nothing else."""
     fields = fields or {}
-    names = KINDS[kind].__dataclass_fields__
-    return {name: fields.get(name) for name in names}
+    return {f.name: fields.get(f.name) for f in dataclasses.fields(KINDS[kind])}
 
 
 def change_to_json(change: Change, source: Source) -> dict[str, Any]:

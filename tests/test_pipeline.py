@@ -1,0 +1,184 @@
+"""One source through the whole pipeline, over real HTTP on loopback, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from servers import Page, StaticSite
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from watcher.fetch import FetchSettings
+from watcher.pipeline import CheckOutcome, check_source, open_services
+from watcher.sources import add_source
+from watcher.store.db import Database
+from watcher.store.models import Change, Item, Snapshot, Source
+
+PAPERS = [
+    ("Lattice Fields: Sparse Radiance Grids for Real-Time View Synthesis", "Ada Quill, Tomas Reyes", "arXiv 2026"),
+    ("Glint: Specular Highlights from Casual Phone Captures", "Mina Oduya, Ada Quill", "SIGGRAPH Asia 2025"),
+    ("Tide: Temporal Depth from Event Cameras", "Ada Quill, Jonas Feld", "CVPR 2025"),
+    ("Murmur: Acoustic Fields for Room Geometry", "Ada Quill", "ICCV 2023"),
+    ("Sable: Shadow-Aware Inverse Lighting", "Ada Quill, Lin Wu", "ECCV 2022"),
+]
+
+
+def page(papers: list[tuple[str, str, str]], *, footer: str = "Last updated: October 2, 2026") -> str:
+    rows = "\n".join(f"* **{t}**. {a}. *{v}*." for t, a, v in papers)
+    return f"# Ada Quill\n\nI am a research scientist at Lumen Labs.\n\n## Publications\n\n{rows}\n\n{footer}\n"
+
+
+class Clock:
+    """An injected clock that tests move by hand."""
+
+    def __init__(self) -> None:
+        self.value = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.value
+
+    def tick(self, **delta: float) -> None:
+        self.value += timedelta(**delta)
+
+
+def run_check(database: Database, source_id: int, clock: Callable[[], datetime]) -> CheckOutcome:
+    async def go() -> CheckOutcome:
+        settings = FetchSettings(host_delay=0.0, retries=0, deadline=5.0)
+        async with open_services(database, None, settings=settings, now=clock, notifiers=()) as services:
+            return await check_source(services, source_id)
+
+    return asyncio.run(go())
+
+
+@pytest.fixture
+def watched(database: Database, static_site: tuple[StaticSite, str]) -> tuple[Database, StaticSite, int, Clock]:
+    site, base = static_site
+    site.set("/", Page(page(PAPERS), content_type="text/markdown"))
+    clock = Clock()
+    with database.session() as session:
+        source_id = add_source(session, f"{base}/", now=clock(), name="ada").id
+    return database, site, source_id, clock
+
+
+def current_papers(session: Session) -> int:
+    query = select(func.count()).select_from(Item).where(Item.removed_at.is_(None), Item.kind == "paper")
+    return session.scalar(query) or 0
+
+
+def changes_of(database: Database) -> list[tuple[str, str, str]]:
+    with database.session() as session:
+        rows = session.scalars(select(Change).order_by(Change.id)).all()
+        return [(c.kind, c.change, (c.after or c.before or {}).get("title", "")) for c in rows]
+
+
+def test_first_check_is_a_silent_baseline(watched: tuple[Database, StaticSite, int, Clock]) -> None:
+    database, _site, source_id, clock = watched
+    outcome = run_check(database, source_id, clock)
+    assert outcome.status == "baseline"
+    assert changes_of(database) == []
+    with database.session() as session:
+        titles = session.scalars(select(Item.fields).where(Item.kind == "paper")).all()
+        assert sorted(t["title"] for t in titles) == sorted(p[0] for p in PAPERS)
+
+
+def test_unchanged_page_costs_a_conditional_get(watched: tuple[Database, StaticSite, int, Clock]) -> None:
+    database, site, source_id, clock = watched
+    run_check(database, source_id, clock)
+    clock.tick(hours=6)
+    outcome = run_check(database, source_id, clock)
+    assert outcome.status == "unchanged"
+    headers = site.request_headers("/")
+    assert "If-None-Match" in headers[-1] or "If-Modified-Since" in headers[-1]
+    with database.session() as session:
+        outcomes = session.scalars(select(Snapshot.outcome).order_by(Snapshot.id)).all()
+        assert outcomes == ["baseline", "unchanged"]
+        # The body is stored once, with the baseline.
+        assert session.scalars(select(Snapshot.content_hash).where(Snapshot.outcome == "unchanged")).all() == [None]
+
+
+def test_new_paper_and_venue_change_are_reported(watched: tuple[Database, StaticSite, int, Clock]) -> None:
+    database, site, source_id, clock = watched
+    run_check(database, source_id, clock)
+    edited = [("Prism: Dispersion-Aware Inverse Rendering", "Ada Quill", "arXiv 2026")]
+    edited += [(PAPERS[0][0], PAPERS[0][1], "NeurIPS 2026"), *PAPERS[1:]]
+    site.set("/", Page(page(edited, footer="Last updated: November 19, 2026"), content_type="text/markdown"))
+    clock.tick(hours=12)
+    outcome = run_check(database, source_id, clock)
+    assert outcome.status == "changed"
+    assert sorted(changes_of(database)) == [
+        ("paper", "added", "Prism: Dispersion-Aware Inverse Rendering"),
+        ("paper", "modified", PAPERS[0][0]),
+    ]
+    with database.session() as session:
+        modified = session.scalars(select(Change).where(Change.change == "modified")).one()
+        assert modified.before["venue"] != modified.after["venue"]
+        assert modified.after["year"] == 2026
+
+
+def test_noise_only_edits_report_nothing(watched: tuple[Database, StaticSite, int, Clock]) -> None:
+    database, site, source_id, clock = watched
+    run_check(database, source_id, clock)
+    reordered = list(reversed(PAPERS))
+    noisy = page(reordered, footer="Last updated: December 24, 2026 · 18,321 visitors").replace("\n\n", "\n\n\n")
+    site.set("/", Page(noisy, content_type="text/markdown"))
+    clock.tick(hours=12)
+    outcome = run_check(database, source_id, clock)
+    assert outcome.status == "unchanged"
+    assert changes_of(database) == []
+
+
+def test_collapsed_page_is_suspect_and_removes_nothing(watched: tuple[Database, StaticSite, int, Clock]) -> None:
+    database, site, source_id, clock = watched
+    run_check(database, source_id, clock)
+    site.set("/", Page("<html><body><h1>Site under maintenance</h1></body></html>"))
+    clock.tick(hours=12)
+    outcome = run_check(database, source_id, clock)
+    assert outcome.status == "suspect"
+    assert changes_of(database) == []
+    with database.session() as session:
+        assert current_papers(session) == len(PAPERS)
+        assert session.get(Source, source_id).last_status == "suspect"
+    # When the page comes back with one real addition, exactly that is reported.
+    back = page([("Quartz: Crystal Caustics", "Ada Quill", "CVPR 2027"), *PAPERS])
+    site.set("/", Page(back, content_type="text/markdown"))
+    clock.tick(hours=12)
+    assert run_check(database, source_id, clock).status == "changed"
+    assert changes_of(database) == [("paper", "added", "Quartz: Crystal Caustics")]
+
+
+def test_real_removal_is_reported(watched: tuple[Database, StaticSite, int, Clock]) -> None:
+    database, site, source_id, clock = watched
+    run_check(database, source_id, clock)
+    site.set("/", Page(page(PAPERS[:-1]), content_type="text/markdown"))
+    clock.tick(hours=12)
+    run_check(database, source_id, clock)
+    assert changes_of(database) == [("paper", "removed", PAPERS[-1][0])]
+    with database.session() as session:
+        removed = session.scalars(select(Item).where(Item.removed_at.is_not(None))).one()
+        assert removed.fields["title"] == PAPERS[-1][0]
+
+
+def test_server_error_is_recorded_and_keeps_items(watched: tuple[Database, StaticSite, int, Clock]) -> None:
+    database, site, source_id, clock = watched
+    run_check(database, source_id, clock)
+    site.set("/", Page("oops", status=500))
+    clock.tick(hours=12)
+    outcome = run_check(database, source_id, clock)
+    assert outcome.status == "error"
+    assert outcome.retryable
+    assert "500" in (outcome.error or "")
+    with database.session() as session:
+        source = session.get(Source, source_id)
+        assert source.failures == 1
+        assert source.last_status == "error"
+        assert current_papers(session) == len(PAPERS)
+    assert changes_of(database) == []
+    # Recovery resets the failure count and reports nothing (the page did not change).
+    site.set("/", Page(page(PAPERS), content_type="text/markdown"))
+    clock.tick(hours=12)
+    assert run_check(database, source_id, clock).status == "unchanged"
+    with database.session() as session:
+        assert session.get(Source, source_id).failures == 0
