@@ -741,6 +741,8 @@ _PUB_HEADING = re.compile(
     r"<(?:h[1-4]|heading|b|strong)\b[^>]*>\s*(?:<[^>]+>\s*)*(?:selected\s+|recent\s+)?(?:publications|papers)\b",
     re.I,
 )
+# A bold title closed by a line break, or an element classed as a paper's author/venue.
+_ROW_MARK = re.compile(r"</(?:b|strong)>\s*<br|class\s*=\s*[\"'](?:[^\"']*\s)?(?:author|authors|venue)[\"'\s]", re.I)
 _TITLE_TAG = re.compile(r"<title[^>]*>(.*?)</title>", re.I | re.S)
 _AUTHOR_META = re.compile(r"<meta\s+name=[\"']author[\"']\s+content=[\"']([^\"']+)", re.I)
 
@@ -761,8 +763,9 @@ class BarronExtractor(Extractor):
             return "papertitle rows (Jon Barron's template)"
         if _CREDIT.search(head):
             return "credit link of Jon Barron's template"
-        if _PUB_HEADING.search(head) and len(_YEAR_RE.findall(head)) >= 5:
-            return "hand-written page with a publications heading"
+        # Three rows or more: a page with one or two papers is left to the generic reading.
+        if _PUB_HEADING.search(head) and len(_ROW_MARK.findall(head)) >= 3:
+            return "hand-written page with a publications heading over paper rows"
         return None
 
     def parse(self, doc: Document) -> list[Record]:
