@@ -111,7 +111,7 @@ _POSITION_PATTERNS: tuple[_Pattern, ...] = (
     _p(rf"\bI\s+have\s+been\s+(?:a|an|the)\s+{_TITLE}\s+since\s+(?P<start>{_YEAR})\s+(?:at|in|with)\s+{_ORG}"),
     # "I am currently part of the X Team at Org" / "I am a final-year PhD candidate at Org"
     _p(rf"\bI(?:\s+am|'m)\s+(?:currently\s+|now\s+|still\s+)?(?:(?:a\s+)?part\s+of\s+|a\s+member\s+of\s+)?"
-       rf"(?:a|an|the)?\s*{_TITLE}\s+(?:at|in|with|of)\s+{_ORG}"),
+       rf"(?:(?:a|an|the)\s+)?{_TITLE}\s+(?:at|in|with|of)\s+{_ORG}"),
     # "I am excited to be working with Jane Roe at Org"
     _p(rf"\bI(?:\s+am|'m)\s+(?:currently\s+|now\s+)?(?:\w+\s+to\s+be\s+)?working\s+with\s+"
        rf"(?P<who>[A-Z][\w.\- ]+?)\s+at\s+{_ORG}",

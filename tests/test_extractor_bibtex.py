@@ -1,0 +1,57 @@
+"""BibTeX reading beyond the recorded cases: odd input fails softly, names and ids come out clean."""
+
+from __future__ import annotations
+
+from extractors.bibtex import BibtexExtractor, bibtex_names, latex_to_text, parse_bibtex
+from watcher.records import Document
+
+
+def test_garbage_and_empty_text_give_no_papers() -> None:
+    assert parse_bibtex("") == []
+    assert parse_bibtex("not bibtex at all { } @@@ }}}") == []
+    assert parse_bibtex("@article{x, title = {Unclosed") == []
+
+
+def test_a_broken_entry_does_not_hide_the_others() -> None:
+    text = (
+        "@article{a, title={First Paper}, year={2020}}\n"
+        "@article{b, title = {Broken, author = {X, Y},\n"
+        "@article{c, title={Third Paper}, year={2022}}\n"
+    )
+    titles = [p.title for p in parse_bibtex(text)]
+    assert "First Paper" in titles and "Third Paper" in titles
+
+
+def test_duplicate_keys_are_both_read() -> None:
+    text = "@misc{k, title={One}}\n@misc{k, title={Two}}\n"
+    assert [p.title for p in parse_bibtex(text)] == ["One", "Two"]
+
+
+def test_names_in_every_bibtex_form() -> None:
+    assert bibtex_names("Doe, Jane and John {van Dam} and others") == ("Jane Doe", "John van Dam")
+    assert bibtex_names("Lee*, Kim and Park†, Min") == ("Kim Lee", "Min Park")
+
+
+def test_latex_is_turned_into_text() -> None:
+    assert latex_to_text(r"{\"U}ber \textbf{Fast} {G}raphs \& Trees") == "Über Fast Graphs & Trees"
+
+
+def test_arxiv_from_eprint_but_not_from_other_archives() -> None:
+    arxiv = parse_bibtex("@misc{a, title={A}, eprint={2401.00001}, archivePrefix={arXiv}}")[0]
+    other = parse_bibtex("@misc{b, title={B}, eprint={hal-0001}, archivePrefix={HAL}}")[0]
+    assert arxiv.arxiv == "2401.00001"
+    assert other.arxiv is None
+
+
+def test_venue_falls_back_to_abbr_and_doi_comes_from_links() -> None:
+    paper = parse_bibtex("@misc{a, title={A}, abbr={CoRL}, html={https://doi.org/10.1234/ABC.5}}")[0]
+    assert paper.venue == "CoRL"
+    assert paper.doi == "10.1234/abc.5"
+
+
+def test_detection() -> None:
+    extractor = BibtexExtractor()
+    assert extractor.detect(Document(url="https://x.org/a", text="% refs\n@article{a, title={A}}"))
+    assert extractor.detect(Document(url="https://x.org/a", text="<html>@article{</html>")) is None
+    assert extractor.detect(Document(url="github:o/r", files={"a.bib": "", "README.md": ""})) is None
+    assert extractor.claims_url("https://x.org/papers.bib")

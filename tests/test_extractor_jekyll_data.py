@@ -1,0 +1,47 @@
+"""Jekyll data-file reading beyond the recorded cases: list shapes, alumni roles, broken files."""
+
+from __future__ import annotations
+
+from extractors.jekyll_data import JekyllDataExtractor, members_from_data, news_from_post, papers_from_data
+from watcher.records import Document, Member
+
+
+def test_people_nested_under_group_keys_take_the_group_as_role() -> None:
+    data = {"visitors": {"members": [{"name": "Ana Lima", "description": "Optics"}]}}
+    assert members_from_data(data, "affil") == [Member(name="Ana Lima", role="Visitors")]
+
+
+def test_a_student_who_graduates_keeps_the_same_name_and_gets_an_alumni_role() -> None:
+    before = members_from_data([{"name": "Ana Lima", "position": "PhD student"}], "students")
+    after = members_from_data([{"name": "Ana Lima", "degree": "PhD, 2025", "firstjob": "Scientist, Acme"}], "alumni")
+    assert before[0].key == after[0].key
+    assert after[0].role == "Alumni (PhD, 2025; Scientist, Acme)"
+
+
+def test_current_false_makes_an_alumnus_even_in_a_student_category() -> None:
+    member = members_from_data([{"name": "Bo Li", "category": "Graduate", "current": False, "year": 2021}], "x")[0]
+    assert member.role == "Alumni (2021)"
+
+
+def test_lists_that_are_not_people_or_papers_are_ignored() -> None:
+    navigation = [{"title": "Home", "url": "/"}, {"title": "People", "url": "/people/"}]
+    courses = [{"name": "CS 101", "code": "101"}]
+    assert members_from_data(navigation, "navigation") == []
+    assert papers_from_data(navigation) == []
+    assert members_from_data(courses, "courses") == []
+
+
+def test_post_date_from_file_name_and_text_from_title_or_body() -> None:
+    titled = news_from_post("_posts/2024-2-5-x.md", "---\ntitle: Grant won\n---\nBody")
+    untitled = news_from_post("_posts/2024-02-05-y.md", "---\nlayout: post\n---\nWe moved to **Building 9**.")
+    assert (titled.date, titled.text) == ("2024-02-05", "Grant won")
+    assert untitled.text == "We moved to Building 9."
+
+
+def test_broken_yaml_and_empty_bundles_fail_softly() -> None:
+    extractor = JekyllDataExtractor()
+    files = {"_data/people.yml": "- name: [unclosed\n  : :", "_posts/x.md": "---\n: [\n---"}
+    records = extractor.parse(Document(url="github:o/r", files=files))
+    assert all(r.kind == "news" for r in records)
+    assert extractor.detect(Document(url="github:o/r", files={"README.md": "hi"})) is None
+    assert extractor.parse(Document(url="https://x.org/", text="<html></html>")) == []
