@@ -204,3 +204,59 @@ def test_email_html_renders_in_headless_chromium(tmp_path: Path) -> None:
     assert data.startswith(b"\x89PNG") and len(data) > 10_000
     # A rendered page is not a blank canvas: many distinct colours in the image.
     assert len(set(data[1000:20000])) > 100
+
+
+def self_signed(tmp_path: Path) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1 and its key (the test is its own CA)."""
+    import datetime as dt
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = dt.datetime.now(dt.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(minutes=5))
+        .not_valid_after(now + dt.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_path, key_path = tmp_path / "cert.pem", tmp_path / "key.pem"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
+    return cert_path, key_path
+
+
+def test_starttls_and_ssl_verify_the_server_certificate(tmp_path: Path) -> None:
+    import ssl
+
+    cert, key = self_signed(tmp_path)
+    server_tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server_tls.load_cert_chain(cert, key)
+    message = Message(idempotency_key="msg_tls", payload={"type": "test", "message": "over TLS"})
+
+    with smtp_server(tls_context=server_tls, require_starttls=True) as (sink, port):
+        asyncio.run(email_channel(port, starttls=True, ca_file=str(cert)).send(message))
+        # Without the CA the certificate is refused: a retryable error, not a silent plain-text send.
+        with pytest.raises(NotifyError, match="CERTIFICATE_VERIFY_FAILED"):
+            asyncio.run(email_channel(port, starttls=True).send(message))
+        # The server insists on STARTTLS, so a plain session cannot send.
+        with pytest.raises(NotifyError):
+            asyncio.run(email_channel(port).send(message))
+    assert len(sink.messages) == 1
+
+    with smtp_server(ssl_context=server_tls) as (sink, port):
+        asyncio.run(email_channel(port, ssl=True, ca_file=str(cert)).send(message))
+    assert [m["Subject"] for m in sink.messages] == ["watcher: test message"]

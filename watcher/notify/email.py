@@ -6,7 +6,8 @@ Options::
     to: [me@example.org]            # a string or a list
     from: watcher@example.org
     smtp: {host: localhost, port: 25, starttls: false, ssl: false,
-           username: null, password_env: null, timeout: 30}
+           username: null, password_env: null, timeout: 30,
+           ca_file: null}                  # a CA bundle for a private CA
 
 smtplib runs in a worker thread; every socket operation is bounded by ``timeout``.
 """
@@ -20,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
+from pathlib import Path
 from typing import Any
 
 from watcher.config import ChannelConfig
@@ -29,7 +31,7 @@ from watcher.notify.render import render_html, render_text, subject_line
 
 __all__ = ["EmailNotifier", "SmtpSettings", "build_email"]
 
-_SMTP_KEYS = frozenset({"host", "port", "starttls", "ssl", "username", "password_env", "timeout"})
+_SMTP_KEYS = frozenset({"host", "port", "starttls", "ssl", "username", "password_env", "timeout", "ca_file"})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -41,6 +43,12 @@ class SmtpSettings:
     username: str | None = None
     password: str | None = None
     timeout: float = 30.0
+    #: A CA bundle for servers with a private CA; the system's CAs otherwise.
+    ca_file: str | None = None
+
+    def tls_context(self) -> ssl.SSLContext:
+        """Certificate and host name are always verified."""
+        return ssl.create_default_context(cafile=self.ca_file)
 
     def __repr__(self) -> str:
         # The password must never reach a log line or a traceback.
@@ -72,7 +80,17 @@ def _parse_smtp(raw: Any, environ: Mapping[str, str], where: str) -> SmtpSetting
         username=raw.get("username"),
         password=password,
         timeout=timeout,
+        ca_file=_ca_file(raw.get("ca_file"), where),
     )
+
+
+def _ca_file(value: Any, where: str) -> str | None:
+    if not value:
+        return None
+    path = Path(str(value)).expanduser()
+    if not path.is_file():
+        raise ConfigError(f"{where}.smtp: 'ca_file' {str(path)!r} is not a readable file")
+    return str(path)
 
 
 def build_email(message: Message, *, sender: str, recipients: tuple[str, ...]) -> EmailMessage:
@@ -130,10 +148,14 @@ class EmailNotifier(Notifier):
     def _open(self) -> smtplib.SMTP:
         s = self.smtp
         if s.ssl:
-            return smtplib.SMTP_SSL(s.host, s.port, timeout=s.timeout, context=ssl.create_default_context())
+            return smtplib.SMTP_SSL(s.host, s.port, timeout=s.timeout, context=s.tls_context())
         client = smtplib.SMTP(s.host, s.port, timeout=s.timeout)
         if s.starttls:
-            client.starttls(context=ssl.create_default_context())
+            try:
+                client.starttls(context=s.tls_context())
+            except BaseException:
+                client.close()
+                raise
         return client
 
     def _send_blocking(self, mail: EmailMessage) -> None:
