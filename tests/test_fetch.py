@@ -413,7 +413,7 @@ async def test_crawl_delay_spaces_requests(site: tuple[StaticSite, str]) -> None
         await asyncio.gather(*(fetcher.fetch(f"{base}/p{n}") for n in range(3)))
     starts = sorted(static.times("/p0") + static.times("/p1") + static.times("/p2"))
     gaps = [b - a for a, b in itertools.pairwise(starts)]
-    assert min(gaps) >= 0.28
+    assert min(gaps) >= 0.25  # 0.3 s, less jitter in arrival times
 
 
 # -- politeness ----------------------------------------------------------------------------
@@ -456,7 +456,7 @@ async def test_min_gap_between_requests_to_one_host(site: tuple[StaticSite, str]
         await asyncio.gather(*(fetcher.fetch(f"{base}/{n}", obey_robots=False) for n in range(4)))
     starts = sorted(t for n in range(4) for t in static.times(f"/{n}"))
     gaps = [b - a for a, b in itertools.pairwise(starts)]
-    assert len(starts) == 4 and min(gaps) >= 0.09
+    assert len(starts) == 4 and min(gaps) >= 0.07  # 0.1 s, less jitter in arrival times
 
 
 async def test_hosts_are_not_slowed_by_each_other() -> None:
@@ -465,11 +465,11 @@ async def test_hosts_are_not_slowed_by_each_other() -> None:
         settings = FetchSettings(host_delay=0.5, retries=0)
         async with Fetcher(settings) as fetcher:
             started = time.monotonic()
-            await asyncio.gather(
-                fetcher.fetch(f"{base1}/", obey_robots=False), fetcher.fetch(f"{base2}/", obey_robots=False)
-            )
+            await asyncio.gather(*(fetcher.fetch(f"{base}/", obey_robots=False) for base in (base1, base2) * 2))
             elapsed = time.monotonic() - started
-    assert elapsed < 0.4
+    # Each host waits 0.5 s before its second request; a shared gap would take 1.5 s.
+    assert 0.45 <= elapsed < 1.0
+    assert first.count("/") == second.count("/") == 2
 
 
 # -- decoding ------------------------------------------------------------------------------

@@ -138,6 +138,7 @@ class FetchResult:
     body: bytes = b""
     #: Time of the exchange that answered (redirects included), not of queueing or retries.
     elapsed_ms: float = 0.0
+    #: Response headers, names in lower case.
     headers: Mapping[str, str] = field(default_factory=dict)
 
 
@@ -215,6 +216,8 @@ class Fetcher:
             ),
             follow_redirects=False,
             headers={"User-Agent": settings.user_agent, "Accept-Encoding": _ACCEPT_ENCODING},
+            # No proxies or .netrc credentials picked up from the environment: what is sent
+            # where depends on the settings alone.
             trust_env=False,
         )
         return self
@@ -296,13 +299,14 @@ class Fetcher:
         client = self._require_client()
         request = client.build_request("GET", target, headers=dict(options.headers))
         visited = [str(request.url)]
-        started = self._clock()
+        exchange_seconds = 0.0
         for _hop in range(self.settings.max_redirects + 1):
             if options.obey_robots:
                 await self._check_robots(url, request.url)
-            outcome = await self._exchange(url, request, options)
+            outcome, seconds = await self._exchange(url, request, options)
+            exchange_seconds += seconds
             if isinstance(outcome, FetchResult):
-                return replace(outcome, elapsed_ms=(self._clock() - started) * 1000)
+                return replace(outcome, elapsed_ms=exchange_seconds * 1000)
             request = outcome
             next_url = str(request.url)
             if next_url in visited:
@@ -314,13 +318,17 @@ class Fetcher:
         )
 
     # -- one exchange --------------------------------------------------------------------
-    async def _exchange(self, url: str, request: httpx.Request, options: _Options) -> FetchResult | httpx.Request:
-        """Send one request within its host's limits; return the result or the redirect to follow."""
+    async def _exchange(
+        self, url: str, request: httpx.Request, options: _Options
+    ) -> tuple[FetchResult | httpx.Request, float]:
+        """Send one request within its host's limits: the result or the redirect to follow, and its duration."""
         gate = self._gate(request.url)
         async with gate.slots:
             await self._sleep(gate.reserve_start(self._clock()))
             async with self._overall:
-                return await self._send_within_deadline(url, request, options)
+                started = self._clock()
+                outcome = await self._send_within_deadline(url, request, options)
+                return outcome, self._clock() - started
 
     async def _send_within_deadline(
         self, url: str, request: httpx.Request, options: _Options
