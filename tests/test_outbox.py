@@ -364,3 +364,18 @@ def test_postgres_claim_skips_rows_locked_by_another_dispatcher(pg_db: Database)
         assert report.sent == 3
     ids = receiver.ids()
     assert len(ids) == len(set(ids)) == 10
+
+
+def test_delivery_whose_changes_were_deleted_is_failed_not_sent_empty(tmp_path: Path) -> None:
+    db = make_db(tmp_path)
+    receiver = Receiver()
+    with serve(receiver.app()) as url:
+        channels = webhooks(url, {})
+        with db.session() as s:
+            source = add_source(s, "jane")
+            enqueue_changes(s, [add_change(s, source, "paper", paper("A"))], channels, T0)
+        with db.session() as s:
+            s.delete(s.get(Source, source.id))
+        report = asyncio.run(dispatch_pending(db, channels, Clock()))
+    assert report.failed == 1 and "changes were deleted" in report.errors[0].error
+    assert receiver.hits == []

@@ -308,6 +308,9 @@ async def _attempt(notifier: Notifier | None, claim: _Claim, timeout: float) -> 
     if notifier is None:
         # Retryable: the channel may come back with the next config reload.
         return NotifyError(f"channel {claim.channel!r} is not configured", retryable=True)
+    if claim.message.type == "changes" and not claim.message.changes:
+        # Its source (and with it the changes) was deleted: nothing to say, never an empty message.
+        return NotifyError("nothing left to send: its changes were deleted", retryable=False)
     try:
         await asyncio.wait_for(notifier.send(claim.message), timeout=timeout)
     except NotifyError as exc:
