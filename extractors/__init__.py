@@ -14,9 +14,12 @@ from extractors.alfolio import AlfolioExtractor
 from extractors.barron import BarronExtractor
 from extractors.base import Case, Extractor
 from extractors.bibtex import BibtexExtractor
+from extractors.cv import CvExtractor
 from extractors.generic import GenericExtractor
 from extractors.hugo_blox import HugoBloxExtractor
 from extractors.jekyll_data import JekyllDataExtractor
+from extractors.lab import LabExtractor
+from extractors.profile import ProfileExtractor
 
 __all__ = ["REGISTRY", "Case", "Extractor", "by_name"]
 
@@ -26,7 +29,10 @@ REGISTRY: tuple[Extractor, ...] = (
     AlfolioExtractor(),
     BibtexExtractor(),
     JekyllDataExtractor(),
+    LabExtractor(),
     BarronExtractor(),
+    ProfileExtractor(),
+    CvExtractor(),
     GenericExtractor(),
 )
 
