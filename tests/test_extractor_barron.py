@@ -1,0 +1,78 @@
+"""Edge cases of the barron extractor beyond its recorded fixtures."""
+
+from __future__ import annotations
+
+from extractors.barron import BarronExtractor, page_lines
+from watcher.diff import StoredItem, diff_items
+from watcher.normalise import normalise_records
+from watcher.records import Document, Paper, Role, record_fields
+
+ROW = """<html><body><p class="name">Ida Vance</p><p>{bio}</p><h2>Research</h2><table>
+<tr><td><span class="papertitle">{title}</span><br>
+<strong>Ida Vance</strong>, <a href="https://example.org/p">Per Holm</a><br>
+<em>{venue}</em>, {year}<br>
+<a href="https://arxiv.org/abs/2401.01234">arXiv</a>
+<p>A description that is <a href="https://arxiv.org/abs/1999.99999">not</a> the paper.</p></td></tr>
+</table><p>Last updated May 2024.</p></body></html>"""
+
+
+def _parse(text: str) -> list:
+    return normalise_records(BarronExtractor().parse(Document(url="https://ida.example.org/", text=text)))
+
+
+def _page(**values: object) -> str:
+    fields = {
+        "bio": "I'm a research scientist at Example Labs.",
+        "title": "Light Transport in Fog Banks",
+        "venue": "arXiv",
+        "year": 2024,
+    }
+    return ROW.format(**{**fields, **values})
+
+
+def test_venue_change_is_one_modified_paper() -> None:
+    before = [StoredItem(kind=r.kind, key=r.key, fields=record_fields(r)) for r in _parse(_page())]
+    after = _parse(_page(venue="CVPR", year=2025))
+    result = diff_items(before, after)
+    assert [(c.change, c.kind) for c in result.changes] == [("modified", "paper")]
+    assert result.changes[0].delta is not None and set(result.changes[0].delta) >= {"venue", "year"}
+
+
+def test_arxiv_comes_from_the_entry_links_not_the_description() -> None:
+    papers = [r for r in _parse(_page()) if isinstance(r, Paper)]
+    assert [p.arxiv for p in papers] == ["2401.01234"]
+
+
+def test_new_employer_in_bio_is_a_role_change() -> None:
+    roles = [r for r in _parse(_page(bio="I'm a research scientist at Other Labs in Oslo.")) if isinstance(r, Role)]
+    assert roles == [Role(title="Research scientist", organization="Other Labs")]
+
+
+def test_comments_and_hidden_rows_are_not_content() -> None:
+    text = _page().replace(
+        "<table>",
+        '<table><!-- <tr><td><span class="papertitle">Ghost Paper Draft</span>'
+        '</td></tr> --><tr hidden><td><span class="papertitle">Hidden Paper Row</span></td></tr>',
+    )
+    titles = [r.title for r in _parse(text) if isinstance(r, Paper)]
+    assert titles == ["Light Transport in Fog Banks"]
+
+
+def test_odd_input_fails_softly() -> None:
+    for text in (
+        "",
+        "   ",
+        "<html>",
+        "<p>unclosed <b>bold <a href='x'>link",
+        "<table><tr><td><br><br></table>",
+        '<span class="papertitle"></span><br><br>',
+    ):
+        assert isinstance(BarronExtractor().parse(Document(url="https://x.example/", text=text)), list)
+    assert page_lines("") == []
+
+
+def test_bundles_and_non_html_are_not_detected() -> None:
+    extractor = BarronExtractor()
+    assert extractor.detect(Document(url="github:a/b", files={"index.html": _page()})) is None
+    assert extractor.detect(Document(url="https://x.example/a.bib", text=_page(), content_type="text/x-bibtex")) is None
+    assert extractor.detect(Document(url="https://x.example/", text=_page())) is not None
