@@ -110,11 +110,11 @@ async def read_document(
     """Fetch a page, a file or a repository, conditionally when validators are known."""
     state = fetch_state or {}
     if url.startswith("github:"):
-        from watcher.github import fetch_repository
+        from watcher.github import fetch_repository, parse_repo_spec
 
         repo = await fetch_repository(
             services.fetcher,
-            url,
+            parse_repo_spec(url),
             wants_path=wanted_repository_path,
             state=state.get("github") or {},
             previous_files=previous_files or {},
@@ -130,9 +130,8 @@ async def read_document(
             text="",
             content_type="application/x-repository",
             files=repo.files,
+            repo_state=repo.state,
             not_modified=repo.not_modified,
-            etag=None,
-            last_modified=None,
         )
     result = await services.fetcher.fetch(
         url, etag=state.get("etag"), last_modified=state.get("last_modified"), obey_robots=obey_robots
@@ -246,6 +245,8 @@ def _record_unchanged(services: Services, view: _SourceView, fetched: Fetched, s
         record_snapshot(
             session, source, fetched_at=now, outcome="unchanged", fetched=fetched, duration_ms=_elapsed_ms(started)
         )
+        if not fetched.not_modified:
+            source.fetch_state = {**source.fetch_state, **fetched.validators()}
         _mark_success(services, session, source, "unchanged", now)
         items = source.fetch_state.get("items", 0)
     return CheckOutcome(
@@ -350,10 +351,9 @@ def _apply_extraction(
             from watcher.notify.outbox import enqueue_changes
 
             enqueue_changes(session, changes, services.notifiers, now)
+    state.update(fetched.validators())
     state.update(
         {
-            "etag": fetched.etag,
-            "last_modified": fetched.last_modified,
             "hash": fetched.hash,
             "extractor": extraction.extractor,
             "extractor_version": extraction.version,
@@ -403,7 +403,8 @@ def _record_suspect(
     # Remember the suspect body's hash so an unchanged broken page is not re-read each time,
     # but not the extractor: the next good reading is then compared with the stored items.
     state = dict(source.fetch_state or {})
-    state.update({"etag": fetched.etag, "last_modified": fetched.last_modified, "hash": fetched.hash})
+    state.update(fetched.validators())
+    state["hash"] = fetched.hash
     source.fetch_state = state
     if source.alerted != "suspect":
         _alert_operator(services, session, source, f"suspect extraction: {result.suspect}", now)

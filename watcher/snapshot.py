@@ -12,6 +12,7 @@ import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -55,7 +56,16 @@ class Fetched:
     last_modified: str | None = None
     not_modified: bool = False
     files: Mapping[str, str] | None = None
+    #: A repository's tree ETag and blob shas, handed back on its next check.
+    repo_state: Mapping[str, Any] | None = None
     elapsed_ms: int = 0
+
+    def validators(self) -> dict[str, Any]:
+        """What the next check sends to make an unchanged source cheap."""
+        state: dict[str, Any] = {"etag": self.etag, "last_modified": self.last_modified}
+        if self.repo_state is not None:
+            state["github"] = dict(self.repo_state)
+        return state
 
     @property
     def hash(self) -> str:
