@@ -52,7 +52,9 @@ def test_add_check_diff_show(
 ) -> None:
     site, base = static_site
     site.set("/lin", Page(PAGE_V1, content_type="text/markdown"))
-    assert run(capsys, "add", f"{base}/lin", "--name", "Lin Wu")[0] == 0
+    code, out, _ = run(capsys, "add", f"{base}/lin", "--name", "Lin Wu")
+    assert code == 0
+    assert "read as" in out
     code, out, _ = run(capsys, "check")
     assert code == 0
     assert "baseline Lin Wu" in out

@@ -110,9 +110,10 @@ def cli(ctx: click.Context, db_url: str | None, config_path: str | None, debug: 
 @click.option("--every", default=None, help="Check interval, e.g. 6h, 1d (default: config defaults, else 12h).")
 @click.option("--label", help="Person or lab the source belongs to.")
 @click.option("--no-robots", is_flag=True, help="Do not obey robots.txt for this source.")
+@click.option("--no-probe", is_flag=True, help="Do not fetch the page to suggest a cleaner source.")
 @click.pass_obj
 def add(app: AppContext, location: str, name: str | None, extractor: str, every: str | None, label: str | None,
-        no_robots: bool) -> None:
+        no_robots: bool, no_probe: bool) -> None:
     """Watch a page URL, a github:OWNER/REPO[@BRANCH] repository, or a file."""
     from extractors import by_name
 
@@ -125,6 +126,33 @@ def add(app: AppContext, location: str, name: str | None, extractor: str, every:
             obey_robots=not no_robots,
         )
         click.echo(f"added {source.name}: {source.url} (every {_duration_text(source.every_seconds)})")
+        url = source.url
+    if not no_probe and url.startswith(("http://", "https://")):
+        tip = asyncio.run(_suggest_better_source(app, url))
+        if tip:
+            click.echo(tip)
+
+
+async def _suggest_better_source(app: AppContext, url: str) -> str | None:
+    """Read the page once: which extractor fits, and whether a cleaner source exists.
+
+    Best effort: a page that cannot be read now is checked later anyway.
+    """
+    from watcher.extract import choose_extractor
+    from watcher.fetch import FetchSettings
+    from watcher.pipeline import open_services, read_document, to_document
+
+    settings = FetchSettings(deadline=15.0, retries=0)
+    try:
+        async with open_services(None, None, settings=settings, notifiers=()) as services:  # type: ignore[arg-type]
+            doc = to_document(url, await read_document(services, url))
+        extractor, _reason = choose_extractor(doc)
+    except WatcherError as exc:
+        return f"note: could not read the page now ({exc}); it will be checked later"
+    better = extractor.better_source(doc)
+    if better and better != url:
+        return f"tip: this is a {extractor.name} site; its source {better} gives cleaner items: watcher add {better}"
+    return f"read as {extractor.name}"
 
 
 @cli.command("list")
