@@ -175,3 +175,38 @@ def test_demo_runs_offline(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert "Ada Quill posted a new paper: *Prism: Dispersion-Aware Inverse Rendering of Glass Objects*" in out
     assert "Lattice Fields" in out  # arXiv -> NeurIPS 2026 is a modified paper
     assert "Last updated" not in out
+
+
+def test_check_delivers_changes_to_a_signed_webhook(
+    cli_env: str, tmp_path: Path, static_site: tuple[StaticSite, str], capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from notify_support import SECRET, Receiver
+    from servers import serve
+
+    site, base = static_site
+    site.set("/lin", Page(PAGE_V1, content_type="text/markdown"))
+    receiver = Receiver(script=[500])
+    with serve(receiver.app()) as hook_base:
+        monkeypatch.setenv("HOOK_SECRET", SECRET)
+        config = tmp_path / "config.yaml"
+        config.write_text(
+            f"notify:\n  - {{type: webhook, url: '{hook_base}/hook', secret_env: HOOK_SECRET}}\n"
+            f"watch:\n  - {{name: lin, url: '{base}/lin'}}\n",
+            encoding="utf-8",
+        )
+        assert run(capsys, "--config", str(config), "sync")[0] == 0
+        assert run(capsys, "--config", str(config), "check")[0] == 0
+        assert receiver.hits == []  # the baseline is not news
+        site.set("/lin", Page(PAGE_V2, content_type="text/markdown"))
+        code, out, _ = run(capsys, "--config", str(config), "check")
+        assert code == 0
+        assert "1 to retry" in out  # the receiver's first answer is a 500
+        code, out, _ = run(capsys, "--config", str(config), "deliveries", "--retry", "1", "--send")
+        assert code == 0
+    assert len(receiver.hits) == 2
+    assert all(hit.error is None for hit in receiver.hits)
+    assert receiver.ids()[0] == receiver.ids()[1]
+    payload = json.loads(receiver.hits[-1].body)
+    assert payload["type"] == "changes"
+    assert {(c["kind"], c["change"]) for c in payload["changes"]} == {("paper", "added"), ("news", "added")}

@@ -273,11 +273,34 @@ async def _run_checks(app: AppContext, ids: list[int], concurrency: int) -> tupl
             outcomes = await check_sources(services, ids, concurrency=concurrency, on_done=advance)
         delivered = ""
         if services.notifiers:
-            from watcher.notify.outbox import dispatch_pending
-
-            report = await dispatch_pending(app.db, services.notifiers, app.now())
-            delivered = str(report)
+            delivered = _delivery_summary(await deliver_all(app.db, services.notifiers, app.now))
     return outcomes, delivered
+
+
+async def deliver_all(db: Database, notifiers: Sequence[Any], now: Callable[[], datetime]) -> list[Any]:
+    """Send every delivery that is due now, batch after batch (failures wait for their retry)."""
+    from watcher.notify.outbox import dispatch_pending
+
+    reports = []
+    while True:
+        report = await dispatch_pending(db, notifiers, now)
+        reports.append(report)
+        if report.attempted < 100:
+            return reports
+
+
+def _delivery_summary(reports: Sequence[Any]) -> str:
+    sent = sum(r.sent for r in reports)
+    retrying = sum(r.retrying for r in reports)
+    failed = sum(r.failed for r in reports)
+    if not (sent or retrying or failed):
+        return ""
+    line = f"notifications: {sent} sent"
+    if retrying:
+        line += f", {retrying} to retry (`watcher deliveries`)"
+    if failed:
+        line += f", {failed} failed"
+    return line
 
 
 def _print_check_summary(app: AppContext, outcomes: Sequence[Any]) -> None:
