@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import re
+import unicodedata
 from collections.abc import Iterator, Mapping
 
 import bibtexparser
@@ -39,6 +40,15 @@ _LATEX_COMMAND_WITH_ARG = re.compile(
 )
 _LATEX_COMMAND = re.compile(r"\\[A-Za-z]+\s*")
 _LATEX_ESCAPE = re.compile(r"\\([&%$#_{}~])")
+_COMBINING = {
+    "`": "\u0300", "'": "\u0301", "^": "\u0302", "~": "\u0303", "=": "\u0304", "u": "\u0306", ".": "\u0307",
+    '"': "\u0308", "r": "\u030a", "H": "\u030b", "v": "\u030c", "c": "\u0327", "k": "\u0328",
+}
+_ACCENT = re.compile(r"\{?\\(?P<accent>[`'^~=.\"]|[uvHrck](?=[\s{]))\s*\{?\s*(?P<letter>\\[ij]|[A-Za-z])\s*\}?\}?")
+_LETTERS = {"ss": "ß", "o": "ø", "O": "Ø", "aa": "å", "AA": "Å", "ae": "æ", "AE": "Æ", "oe": "œ", "OE": "Œ", "l": "ł",
+            "L": "Ł", "i": "ı"}
+_LETTER_COMMAND = re.compile(r"\\(?P<name>ss|aa|AA|ae|AE|oe|OE|o|O|l|L|i)(?![A-Za-z])\s*")
+_OTHER_LATEX = re.compile(r"\\[A-Za-z]{2,}|\$")
 _AUTHOR_MARKS = "*†‡§¶#"
 _VENUE_FIELDS = ("journal", "booktitle", "school", "institution", "howpublished", "publisher", "organization")
 _URL_FIELDS = ("url", "html", "website", "pdf")
@@ -56,11 +66,24 @@ def latex_to_text(value: str | None) -> str:
         return ""
     for _ in range(3):  # nested markup: \textbf{\emph{x}}
         value = _LATEX_COMMAND_WITH_ARG.sub(r"\1", value)
-    with contextlib.suppress(Exception):  # an odd escape the converter cannot read: keep the raw text
-        value = convert_to_unicode({"x": value})["x"]
+    value = _decode_accents(value)
+    if _OTHER_LATEX.search(value):  # bibtexparser's converter is slow (a table walk per call): rare cases only
+        with contextlib.suppress(Exception):  # an odd escape it cannot read: keep the raw text
+            value = convert_to_unicode({"x": value})["x"]
     value = _LATEX_ESCAPE.sub(r"\1", value)
     value = _LATEX_COMMAND.sub("", value).replace("~", " ").replace("--", "–")
     return clean_text(value.replace("{", "").replace("}", ""))
+
+
+def _decode_accents(value: str) -> str:
+    """The common accent commands (\\'e, \\"{o}, \\c{c}, \\ss, \\o ...) as Unicode, without a table walk."""
+    value = _ACCENT.sub(lambda m: _base_letter(m["letter"]) + _COMBINING[m["accent"]], value)
+    value = _LETTER_COMMAND.sub(lambda m: _LETTERS[m["name"]], value)
+    return unicodedata.normalize("NFC", value)
+
+
+def _base_letter(letter: str) -> str:
+    return {"\\i": "i", "\\j": "j"}.get(letter, letter)
 
 
 def bibtex_names(value: str | None) -> tuple[str, ...]:
