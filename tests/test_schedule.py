@@ -23,6 +23,7 @@ from watcher.schedule import (
     jitter,
     next_due_at,
     release_leases,
+    renew_leases,
     validate_schedule,
 )
 from watcher.store.db import Database
@@ -256,6 +257,16 @@ def test_missed_checks_run_once_then_resume_from_now(db: Database) -> None:
     finish_check(db, sid, "a", Outcome("unchanged"), NOW + timedelta(seconds=2))
     assert claim_due_sources(db, "a", NOW + timedelta(seconds=3), lease=timedelta(minutes=1), limit=5) == []
     assert _source(db, sid).next_due_at >= NOW + timedelta(seconds=602)
+
+
+def test_renewed_lease_outlives_its_first_expiry_but_only_for_its_owner(db: Database) -> None:
+    a, b = _add_sources(db, 2)
+    claim_due_sources(db, "slow", NOW, lease=timedelta(seconds=3), limit=5)
+    assert renew_leases(db, "slow", [a], NOW + timedelta(seconds=2), lease=timedelta(seconds=3)) == 1
+    assert renew_leases(db, "other", [b], NOW + timedelta(seconds=2), lease=timedelta(seconds=3)) == 0
+    # At 4 s only the unrenewed lease has lapsed.
+    assert claim_due_sources(db, "other", NOW + timedelta(seconds=4), lease=timedelta(seconds=3), limit=5) == [b]
+    assert _source(db, a).lease_expires_at == NOW + timedelta(seconds=5)
 
 
 def test_release_leases_frees_only_the_owners_sources(db: Database) -> None:

@@ -8,10 +8,14 @@ sets the source's next due time and drops the lease; a freed slot claims more at
 a backlog drains without waiting for the next tick.
 
 Several daemons may share one PostgreSQL: ``FOR UPDATE SKIP LOCKED`` plus leases make each
-due check run in exactly one of them, and a daemon killed with -9 leaves leases that expire
-(``lease``) so the others pick its sources up. Per-host politeness is per daemon: N daemons
-may each hold up to ``per_host_limit`` requests to one host. A site shared by very many
-sources is therefore best served by fewer daemons, or by a lower ``per_host_limit``.
+due check run in exactly one of them. A daemon renews the leases of its running checks
+every third of ``lease``, so a slow check keeps its source; a daemon killed with -9 stops
+renewing, its leases expire within ``lease``, and the others pick its sources up.
+
+Per-host politeness is per daemon: N daemons may each hold up to ``per_host_limit``
+requests to one host, each keeping its own gap between requests. A site shared by very
+many sources is best served by fewer daemons or a lower ``per_host_limit``.
+
 SQLite allows one daemon per database file, enforced by an exclusive lock on
 ``<dbfile>.daemon.lock`` held for the daemon's lifetime.
 
@@ -47,7 +51,7 @@ from sqlalchemy.engine import make_url
 
 from watcher.config import Config, load_config
 from watcher.errors import ConfigError, StorageError, WatcherError
-from watcher.schedule import claim_due_sources, finish_check, release_leases
+from watcher.schedule import claim_due_sources, finish_check, release_leases, renew_leases
 from watcher.store.db import Database, utcnow
 
 __all__ = [
@@ -272,6 +276,12 @@ class _Daemon:
         self.background.add(task)
         task.add_done_callback(self.background.discard)
 
+    async def tick(self) -> None:
+        """The scheduler's job: start a claim in a task of its own, so the job returns at once
+        and a shutdown of the scheduler never cancels a claim half-way."""
+        if not self.stopping and not self.claim_lock.locked():
+            self.spawn(self.claim_and_start())
+
     async def claim_and_start(self) -> None:
         """Claim due sources for the free slots and start their checks."""
         if self.stopping or self.claim_lock.locked():
@@ -310,7 +320,9 @@ class _Daemon:
             log.exception("check-crashed", extra={"fields": {"source_id": source_id}})
             outcome = CheckOutcome(source=f"#{source_id}", url="", status="error", error=repr(exc))
         try:
-            await asyncio.to_thread(finish_check, self.db, source_id, self.owner, outcome, self.now())
+            kept = await asyncio.to_thread(finish_check, self.db, source_id, self.owner, outcome, self.now())
+            if not kept:
+                log.warning("lease-lost", extra={"fields": {"source": outcome.source, "source_id": source_id}})
         except WatcherError as exc:  # the lease expires and another try comes later
             log.error("finish-failed", extra={"fields": {"source_id": source_id, "error": str(exc)}})
         finally:
@@ -322,6 +334,16 @@ class _Daemon:
             self.metrics.in_flight.set(len(self.in_flight))
         if self.backlog and not self.stopping:
             self.spawn(self.claim_and_start())
+
+    async def renew(self) -> None:
+        """Keep the leases of running checks alive (a dead daemon's lapse within one lease)."""
+        ids = list(self.in_flight)
+        if not ids:
+            return
+        try:
+            await asyncio.to_thread(renew_leases, self.db, self.owner, ids, self.now(), lease=self.lease)
+        except WatcherError as exc:
+            log.error("renew-failed", extra={"fields": {"error": str(exc)}})
 
     async def dispatch(self) -> None:
         """Send due deliveries (notify's outbox), one batch per call."""
@@ -355,7 +377,7 @@ class _Daemon:
     async def drain(self, grace: timedelta) -> int:
         """Wait up to ``grace`` for in-flight checks, cancel the rest and release their leases."""
         self.stopping = True
-        async with self.claim_lock:  # a claim in progress finishes (and releases) first
+        async with self.claim_lock:  # a claim in progress finishes (and releases its batch) first
             tasks = list(self.in_flight.values())
         unfinished = 0
         if tasks:
@@ -417,12 +439,15 @@ async def _scheduler(daemon: _Daemon, tick: timedelta, dispatch_every: timedelta
     scheduler = AsyncIOScheduler(event_loop=asyncio.get_running_loop(), timezone=UTC)
     every = {"max_instances": 1, "coalesce": True, "misfire_grace_time": None}
     scheduler.add_job(
-        daemon.claim_and_start, "interval", seconds=tick.total_seconds(), id="claim",
+        daemon.tick, "interval", seconds=tick.total_seconds(), id="claim",
         next_run_time=datetime.now(UTC), **every,
     )
     scheduler.add_job(
         daemon.dispatch, "interval", seconds=dispatch_every.total_seconds(), id="dispatch",
         next_run_time=datetime.now(UTC), **every,
+    )
+    scheduler.add_job(
+        daemon.renew, "interval", seconds=daemon.lease.total_seconds() / 3, id="renew", **every
     )
     scheduler.add_job(
         daemon.refresh_gauges, "interval", seconds=15, id="gauges", next_run_time=datetime.now(UTC), **every

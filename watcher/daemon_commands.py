@@ -79,8 +79,8 @@ def _configure_logging(style: str) -> None:
     root.handlers[:] = [handler]
     root.setLevel(logging.INFO)
     # APScheduler logs every job run at INFO: one line per tick would drown the check lines.
-    logging.getLogger("apscheduler").setLevel(logging.WARNING)
-    logging.getLogger("httpx").setLevel(logging.WARNING)
+    for noisy in ("apscheduler", "httpx", "alembic"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
 
 
 @click.command()

@@ -31,8 +31,9 @@ the single ``UPDATE … RETURNING`` runs under SQLite's write lock, which gives 
 guarantee for the one daemon SQLite allows (plus ``watcher check`` run by hand). A daemon
 that dies leaves leases that simply expire; the others then claim those sources.
 
-Leases use the claiming daemon's clock: daemons on several machines need synchronised
-clocks (NTP), and the lease must outlast the longest check (fetch timeouts included).
+The daemon renews the leases of its running checks (``renew_leases``) every third of a
+lease, so a slow check keeps its source and a dead daemon's leases lapse within one lease.
+Leases use each daemon's clock: daemons on several machines need synchronised clocks (NTP).
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ __all__ = [
     "jitter",
     "next_due_at",
     "release_leases",
+    "renew_leases",
     "validate_schedule",
 ]
 
@@ -218,6 +220,25 @@ def finish_check(db: Database, source_id: int, owner: str, outcome: CheckResult,
             .execution_options(synchronize_session=False)
         )
         return bool(result.rowcount)
+
+
+def renew_leases(db: Database, owner: str, source_ids: list[int], now: datetime, *, lease: timedelta) -> int:
+    """Extend ``owner``'s leases on ``source_ids`` to ``now + lease``; how many it still held.
+
+    A daemon renews the leases of its running checks every third of a lease, so a check
+    slowed down by a busy host or machine keeps its source, while a daemon that died stops
+    renewing and its leases expire within one lease.
+    """
+    if not source_ids:
+        return 0
+    with db.session() as session:
+        result = session.execute(
+            update(Source)
+            .where(Source.lease_owner == owner, Source.id.in_(source_ids))
+            .values(lease_expires_at=now + lease)
+            .execution_options(synchronize_session=False)
+        )
+        return int(result.rowcount)
 
 
 def release_leases(db: Database, owner: str, source_ids: list[int] | None = None) -> int:
