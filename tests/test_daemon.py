@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from aiohttp import web
 from servers import Page, StaticSite, serve
 from sqlalchemy import func, select
 
@@ -155,6 +156,7 @@ def _write_config(path: Path, base_url: str, count: int, every: str = "1h") -> P
 async def test_run_daemon_checks_due_sources_once_and_schedules_the_next(
     db: Database, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
+    from watcher.fetch import FetchSettings
     from watcher.pipeline import open_services
 
     site = StaticSite({f"/p{i}.bib": bib(f"Tidal lattice part {i}") for i in range(6)})
@@ -172,7 +174,8 @@ async def test_run_daemon_checks_due_sources_once_and_schedules_the_next(
         stopper = asyncio.create_task(stop_when_checked())
         await asyncio.wait_for(
             run_daemon(
-                db, config, lambda: open_services(db, None, notifiers=()), owner="t1",
+                db, config, lambda: open_services(db, None, notifiers=(), settings=FetchSettings(host_delay=0)),
+                owner="t1",
                 tick=timedelta(seconds=0.1), lease=timedelta(seconds=30), stop_event=stop,
             ),
             timeout=20,
@@ -218,10 +221,27 @@ def _wait_for_line(proc: subprocess.Popen[str], needle: str, timeout: float = 15
     raise AssertionError(f"no {needle!r} from the daemon; it said: {''.join(seen)}")
 
 
-def test_second_daemon_on_sqlite_refuses_and_sigterm_exits_cleanly(db: Database, tmp_path: Path) -> None:
-    # One slow page keeps a check in flight when SIGTERM arrives.
-    site = StaticSite({f"/p{i}.bib": bib(f"Gull census {i}") for i in range(3)})
-    with serve(site.app()) as base_url:
+def _slow_site(delays: dict[str, float]) -> tuple[web.Application, dict[str, int]]:
+    """BibTeX pages ``/p<n>.bib``; a path in ``delays`` answers only after that many seconds."""
+    hits: dict[str, int] = {}
+
+    async def page(request: web.Request) -> web.Response:
+        hits[request.path] = hits.get(request.path, 0) + 1
+        await asyncio.sleep(delays.get(request.path, 0))
+        return web.Response(body=bib(f"Gull census {request.path}").payload(), content_type="text/x-bibtex")
+
+    async def no_robots(_request: web.Request) -> web.Response:
+        return web.Response(status=404)
+
+    app = web.Application()
+    app.router.add_get("/robots.txt", no_robots)
+    app.router.add_get("/{name}.bib", page)
+    return app, hits
+
+
+def test_second_daemon_on_sqlite_refuses_and_sigterm_waits_for_checks_in_flight(db: Database, tmp_path: Path) -> None:
+    app, hits = _slow_site({"/p2.bib": 2.0})
+    with serve(app) as base_url:
         config = _write_config(tmp_path / "watch.yaml", base_url, 3)
         first = _daemon_process(db.url, config, "--tick", "0.2s", "--owner", "first")
         try:
@@ -232,14 +252,64 @@ def test_second_daemon_on_sqlite_refuses_and_sigterm_exits_cleanly(db: Database,
             )
             assert second.returncode == 1
             assert "another watcher daemon" in second.stderr and "SQLite allows one daemon" in second.stderr
-            started = time.monotonic()
+            assert hits.get("/p2.bib") == 1  # the slow check is in flight now
             first.send_signal(signal.SIGTERM)
             assert first.wait(timeout=15) == 0
-            assert time.monotonic() - started < 5
         finally:
             if first.poll() is None:
                 first.kill()
                 first.wait()
     with db.session() as session:
         assert session.scalar(select(func.count()).where(Source.lease_owner.is_not(None))) == 0
+        # The slow check was let finish: all three were recorded, and are scheduled ahead.
         assert session.scalar(select(func.count()).select_from(Snapshot)) == 3
+        assert session.scalar(select(func.count()).where(Source.next_due_at.is_(None))) == 0
+
+
+def test_sigterm_after_grace_releases_unfinished_checks_and_exits_promptly(db: Database, tmp_path: Path) -> None:
+    app, hits = _slow_site({"/p0.bib": 30.0})
+    with serve(app) as base_url:
+        config = _write_config(tmp_path / "watch.yaml", base_url, 2)
+        proc = _daemon_process(db.url, config, "--tick", "0.2s", "--grace", "0.5s", "--owner", "brief")
+        try:
+            _wait_for_line(proc, "event=check")  # p1 done, p0 hanging
+            assert hits.get("/p0.bib") == 1
+            started = time.monotonic()
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(timeout=15) == 0
+            assert time.monotonic() - started < 5
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    with db.session() as session:
+        hanging = session.scalars(select(Source).where(Source.name == "person-0")).one()
+        # Released, not finished: still due, so the next daemon checks it at once.
+        assert hanging.lease_owner is None and hanging.next_due_at is None and hanging.last_checked_at is None
+
+
+def test_sighup_reloads_the_watch_list(db: Database, tmp_path: Path) -> None:
+    site = StaticSite({f"/p{i}.bib": bib(f"Dune survey {i}") for i in range(3)})
+    with serve(site.app()) as base_url:
+        config = _write_config(tmp_path / "watch.yaml", base_url, 2)
+        proc = _daemon_process(db.url, config, "--tick", "0.2s")
+        try:
+            _wait_for_line(proc, "event=daemon-started")
+            watch = yaml.safe_load(config.read_text())["watch"]
+            watch = [watch[1], {"name": "person-2", "url": f"{base_url}/p2.bib", "every": "1h"}]
+            config.write_text(yaml.safe_dump({"watch": watch}))
+            proc.send_signal(signal.SIGHUP)
+            _wait_for_line(proc, "event=config-synced")
+            deadline = time.monotonic() + 10
+            while site.count("/p2.bib") == 0 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(timeout=15) == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    assert site.count("/p2.bib") == 1
+    with db.session() as session:
+        active = dict(session.execute(select(Source.name, Source.active)).all())
+    assert active == {"person-0": False, "person-1": True, "person-2": True}
