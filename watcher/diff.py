@@ -149,6 +149,8 @@ TITLE_THRESHOLD = 90.0
 SAME_DATE_NEWS_THRESHOLD = 50.0
 #: Two roles at one organisation are one (a promotion) from this title similarity on.
 ROLE_TITLE_THRESHOLD = 50.0
+#: News of another date is the same (re-dated) item only with nearly the same text.
+REDATED_NEWS_THRESHOLD = 95.0
 #: A role keeping its title may move to an organisation this similar (Google Research -> Google DeepMind).
 ORGANISATION_THRESHOLD = 50.0
 
@@ -304,7 +306,8 @@ def _score_papers(olds: Sequence[_Entry], news: Sequence[_Entry]) -> _Candidates
 def _score_news(olds: Sequence[_Entry], news: Sequence[_Entry]) -> _Candidates:
     """A reworded item keeps its date: same date pairs (the only one of that date, or text 50 % alike).
 
-    Different dates pair only with the same text (a corrected date); an undated item needs 90 %.
+    Different dates pair only with nearly the same text (95 %: a corrected date, a re-dated
+    announcement); an undated item needs 90 %.
     Texts are compared within one date at a time, so a page of thousands of news stays cheap.
     """
     old_texts, new_texts = _field_keys(olds, "text"), _field_keys(news, "text")
@@ -318,15 +321,16 @@ def _score_news(olds: Sequence[_Entry], news: Sequence[_Entry]) -> _Candidates:
         alone = len(rows) == 1 and len(cols) == 1
         accept = sims >= 0 if alone else sims >= SAME_DATE_NEWS_THRESHOLD
         candidates += [(float(sims[r, c]), rows[r], cols[c]) for r, c in zip(*np.nonzero(accept), strict=True)]
-    new_by_text: dict[str, list[int]] = {}
-    for j, text in enumerate(new_texts):
-        new_by_text.setdefault(text, []).append(j)
-    for i, text in enumerate(old_texts):
-        old_date = olds[i].fields.get("date")
+    dated_old = [i for i, e in enumerate(olds) if e.fields.get("date")]
+    dated_new = [j for j, e in enumerate(news) if e.fields.get("date")]
+    if dated_old and dated_new:
+        # A re-dated announcement ("recruiting for Fall 2022" re-posted as "Fall 2023").
+        old_dated_texts = [old_texts[i] for i in dated_old]
+        sims = _similarity(old_dated_texts, [new_texts[j] for j in dated_new], cutoff=REDATED_NEWS_THRESHOLD)
         candidates += [
-            (100.0, i, j)
-            for j in new_by_text.get(text, ())
-            if old_date and news[j].fields.get("date") not in (None, old_date)
+            (float(sims[r, c]), dated_old[r], dated_new[c])
+            for r, c in zip(*np.nonzero(sims), strict=True)
+            if olds[dated_old[r]].fields.get("date") != news[dated_new[c]].fields.get("date")
         ]
     undated_old, undated_new = old_by_date.get("", []), new_by_date.get("", [])
     if undated_old:
