@@ -11,9 +11,11 @@ import json
 import logging
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -24,7 +26,7 @@ from aiohttp import web
 from servers import Page, StaticSite, serve
 from sqlalchemy import func, select
 
-from watcher.daemon import CheckLine, LineFormatter, run_daemon, sqlite_daemon_lock
+from watcher.daemon import CheckLine, LineFormatter, run_daemon, sqlite_daemon_lock, start_metrics
 from watcher.daemon_commands import daemon_options
 from watcher.errors import ConfigError, StorageError
 from watcher.status import collect_status, render_status, status_to_json
@@ -147,6 +149,12 @@ def test_status_reports_due_failing_suspect_leases_and_deliveries(db: Database) 
 # -- real runs ---------------------------------------------------------------------------
 
 
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
 def _write_config(path: Path, base_url: str, count: int, every: str = "1h") -> Path:
     watch = [{"name": f"person-{i}", "url": f"{base_url}/p{i}.bib", "every": every} for i in range(count)]
     path.write_text(yaml.safe_dump({"watch": watch}), encoding="utf-8")
@@ -172,15 +180,25 @@ async def test_run_daemon_checks_due_sources_once_and_schedules_the_next(
             stop.set()
 
         stopper = asyncio.create_task(stop_when_checked())
-        await asyncio.wait_for(
-            run_daemon(
-                db, config, lambda: open_services(db, None, notifiers=(), settings=FetchSettings(host_delay=0)),
-                owner="t1",
-                tick=timedelta(seconds=0.1), lease=timedelta(seconds=30), stop_event=stop,
-            ),
-            timeout=20,
-        )
-        await stopper
+        metrics = start_metrics(_free_port())
+        assert metrics is not None
+        try:
+            await asyncio.wait_for(
+                run_daemon(
+                    db, config, lambda: open_services(db, None, notifiers=(), settings=FetchSettings(host_delay=0)),
+                    owner="t1", tick=timedelta(seconds=0.1), lease=timedelta(seconds=30), stop_event=stop,
+                    metrics=metrics,
+                ),
+                timeout=20,
+            )
+            await stopper
+            port = metrics.server.server_address[1]
+            scraped = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read().decode()
+        finally:
+            metrics.close()
+    assert 'watcher_checks_total{status="baseline"} 6.0' in scraped
+    assert "watcher_check_duration_seconds_count 6.0" in scraped
+    assert "watcher_sources_due " in scraped and "watcher_deliveries_pending 0.0" in scraped
     assert all(site.count(f"/p{i}.bib") == 1 for i in range(6))
     lines = [r.fields for r in caplog.records if r.getMessage() == "check"]  # type: ignore[attr-defined]
     assert sorted(line["source"] for line in lines) == [f"person-{i}" for i in range(6)]
