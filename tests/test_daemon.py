@@ -7,6 +7,7 @@ are started with ``python -m watcher`` where a signal or a second process matter
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
 import os
@@ -331,3 +332,33 @@ def test_sighup_reloads_the_watch_list(db: Database, tmp_path: Path) -> None:
     with db.session() as session:
         active = dict(session.execute(select(Source.name, Source.active)).all())
     assert active == {"person-0": False, "person-1": True, "person-2": True}
+
+
+async def test_one_fetcher_keeps_the_host_gap_across_all_of_a_daemons_checks(db: Database, tmp_path: Path) -> None:
+    from watcher.fetch import FetchSettings
+    from watcher.pipeline import open_services
+
+    site = StaticSite({f"/p{i}.bib": bib(f"Lattice {i}") for i in range(8)})
+    with serve(site.app()) as base_url:
+        config = _write_config(tmp_path / "watch.yaml", base_url, 8)
+        stop = asyncio.Event()
+
+        async def stop_when_all_read() -> None:
+            while sum(site.count(f"/p{i}.bib") for i in range(8)) < 8:
+                await asyncio.sleep(0.05)
+            stop.set()
+
+        stopper = asyncio.create_task(stop_when_all_read())
+        settings = FetchSettings(host_delay=0.3, per_host_limit=2)
+        await asyncio.wait_for(
+            run_daemon(
+                db, config, lambda: open_services(db, None, notifiers=(), settings=settings),
+                tick=timedelta(seconds=0.1), lease=timedelta(seconds=30), stop_event=stop,
+            ),
+            timeout=30,
+        )
+        await stopper
+    times = sorted(t for i in range(8) for t in site.times(f"/p{i}.bib"))
+    # Eight sources due at once, checked concurrently, yet one host sees one request per gap.
+    assert len(times) == 8
+    assert min(b - a for a, b in itertools.pairwise(times)) >= 0.3 - 0.02
