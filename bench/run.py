@@ -92,7 +92,7 @@ class Server:
 
     def __init__(self, site: Path, hosts: list[str]) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, str(BENCH / "server.py"), str(site), *hosts], stdout=subprocess.PIPE, text=True
+            [sys.executable, str(BENCH / "server.py"), str(site), "0", *hosts], stdout=subprocess.PIPE, text=True
         )
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()

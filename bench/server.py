@@ -2,10 +2,10 @@
 
 Usage (started by ``bench/run.py``)::
 
-    python bench/server.py PAGES_DIR HOST [HOST ...]
+    python bench/server.py PAGES_DIR PORT HOST [HOST ...]
 
 Serves ``PAGES_DIR/<host>/<name>.html`` as ``http://<host>:<port>/<name>.html`` on every
-given 127.x.y.z address, all on one port, which it prints as ``port N`` once listening. Like
+given 127.x.y.z address, all on one port (``0``: a free one), which it prints as ``port N`` once listening. Like
 GitHub Pages it sends ETag and Last-Modified and answers a conditional GET with 304;
 ``/robots.txt`` is 404. SIGHUP re-reads the directory (the benchmark edits pages between
 phases) and prints ``reloaded``.
@@ -88,13 +88,14 @@ class Http(asyncio.Protocol):
         return full
 
 
-async def main(root: Path, hosts: list[str]) -> None:
+async def main(root: Path, port: int, hosts: list[str]) -> None:
     site = Site(root)
     loop = asyncio.get_running_loop()
-    probe = socket.socket()
-    probe.bind((hosts[0], 0))
-    port = probe.getsockname()[1]
-    probe.close()
+    if not port:
+        probe = socket.socket()
+        probe.bind((hosts[0], 0))
+        port = probe.getsockname()[1]
+        probe.close()
     servers = []
     for host in hosts:
         servers.append(
@@ -111,4 +112,4 @@ async def main(root: Path, hosts: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(Path(sys.argv[1]), sys.argv[2:]))
+    asyncio.run(main(Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]))
