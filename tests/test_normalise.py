@@ -130,3 +130,22 @@ def test_normalising_many_records_is_cheap() -> None:
     elapsed = time.perf_counter() - started
     assert len(result) == 3000
     assert elapsed < 1.0  # generous: measured about 30 ms on a laptop-class machine
+
+
+def test_two_stints_of_one_role_stay_apart_but_an_undated_mention_merges() -> None:
+    from watcher.records import Role
+
+    records = normalise_records(
+        [
+            Role(title="Research Intern", organization="Lumen Labs", start="2014-05", end="2014-08"),
+            Role(title="Research Intern", organization="Lumen Labs", start="2015-05", end="2015-08"),
+            Role(title="Staff Scientist", organization="Lumen Labs"),
+            Role(title="Staff Scientist", organization="Lumen Labs", start="2020-01"),
+        ]
+    )
+    assert [(r.title, r.start) for r in records] == [
+        ("Research Intern", "2014-05"),
+        ("Research Intern", "2015-05"),
+        ("Staff Scientist", "2020-01"),
+    ]
+    assert len({r.key for r in records}) == 3

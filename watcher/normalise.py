@@ -175,6 +175,9 @@ def _aliases(record: Record) -> tuple[str, ...]:
         names = [f"doi:{record.doi}" if record.doi else "", f"arxiv:{record.arxiv}" if record.arxiv else ""]
         names.append(f"title:{normalise_key(record.title)}")
         return tuple(f"paper {name}" for name in names if name)
+    if isinstance(record, Role):
+        # The same role mentioned without its dates (a tagline) and with them (a CV line).
+        return (f"role {record.key}", f"role {normalise_key(record.title)}|{normalise_key(record.organization)}")
     return (f"{record.kind} {record.key}",)
 
 
@@ -189,7 +192,10 @@ def _find_duplicate(
 
 
 def _compatible(first: Record, second: Record) -> bool:
-    """Papers with the same title but different DOIs (a workshop and a journal version) stay apart."""
+    """Papers with the same title but different DOIs (a workshop and a journal version) stay
+    apart, and so do roles with the same title at the same place in different years."""
     if isinstance(first, Paper) and isinstance(second, Paper):
         return all(not a or not b or a == b for a, b in ((first.doi, second.doi), (first.arxiv, second.arxiv)))
+    if isinstance(first, Role) and isinstance(second, Role):
+        return not first.start or not second.start or first.start[:4] == second.start[:4]
     return True

@@ -62,7 +62,11 @@ class Role:
 
     @property
     def key(self) -> str:
-        return f"{normalise_key(self.title)}|{normalise_key(self.organization)}"
+        """Title and organisation, plus the start year: two internships at one lab in
+        different summers are two roles. A start date that appears later is matched by
+        the diff (same title and organisation), not reported as a new role."""
+        year = (self.start or "")[:4]
+        return f"{normalise_key(self.title)}|{normalise_key(self.organization)}|{year if year.isdigit() else ''}"
 
     @property
     def label(self) -> str:
