@@ -130,10 +130,12 @@ class Line:
 
     segments: tuple[Segment, ...]
     heading: int = 0
-    text: str = field(init=False, compare=False)
+    #: The line's clean text; worked out from the segments unless the reader passes it.
+    text: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "text", clean_text("".join(s.text for s in self.segments)))
+        if not self.text:
+            object.__setattr__(self, "text", clean_text("".join(s.text for s in self.segments)))
 
     def marked(self, *markers: str) -> str:
         """The text of the segments carrying any of ``markers``."""
@@ -173,90 +175,113 @@ def page_lines(text: str) -> list[Line]:
     if body is None:
         return []
     # Comments are not content; the parser serialises them back, so drop them here.
-    return _LineBuilder().build(_COMMENT.sub("", body.html or ""))
+    return _build_lines(_COMMENT.sub("", body.html or ""))
 
 
-@dataclass
-class _Open:
-    tag: str
-    markers: frozenset[str]
-    line: int
-    href: str | None
-    skip: bool
+# What an opening tag means to the line reader, worked out once per distinct tag text:
+# (lower-case tag, starts a line, heading level, has no content, hidden, markers, link).
+_TagInfo = tuple[str, bool, int, bool, bool, frozenset[str], "str | None"]
+_NO_MARKERS: frozenset[str] = frozenset()
 
 
-class _LineBuilder:
-    """Walks the serialised body once; a line ends at ``<br>`` and at block boundaries."""
+def _build_lines(body_html: str) -> list[Line]:
+    """Walks the serialised body once; a line ends at ``<br>`` and at block boundaries.
 
-    def __init__(self) -> None:
-        self.lines: list[Line] = []
-        self.segments: list[Segment] = []
-        self.heading = 0
-        self.stack: list[_Open] = []
-        self.skipping = 0
-
-    def build(self, body_html: str) -> list[Line]:
-        for match in _TOKEN.finditer(body_html):
-            closing, tag, attrs, text = match.groups()
-            if text is not None:
-                self._text(html.unescape(text))
-            elif closing:
-                self._close(tag.lower())
+    One flat loop over the tokens (no method call per token): this walk is most of the
+    time a page takes. Open elements are kept as tuples
+    ``(tag, markers, line, href, hidden, heading level, markers of the line so far)``.
+    """
+    lines: list[Line] = []
+    pending: list[tuple[str, frozenset[str], str | None]] = []  # the current line's segments
+    stack: list[tuple[str, frozenset[str], int, str | None, bool, int, frozenset[str]]] = []
+    heading = 0
+    skipping = 0
+    headings_open = 0
+    infos: dict[tuple[str, str], _TagInfo] = {}
+    for closing, raw_tag, attrs, text in _TOKEN.findall(body_html):
+        if text:
+            if skipping:
+                continue
+            if "&" in text:
+                text = html.unescape(text)
+                if not text:
+                    continue
+            if stack:
+                top = stack[-1]
+                # Elements opened since the line began sit on top of the stack.
+                pending.append((text, top[6] if top[2] == len(lines) else _NO_MARKERS, top[3]))
             else:
-                self._open(tag.lower(), attrs or "")
-        self._flush()
-        return self.lines
-
-    def _text(self, text: str) -> None:
-        if self.skipping or not text:
-            return
-        line_no = len(self.lines)
-        markers: set[str] = set()
-        # Elements opened since the line began sit on top of the stack.
-        for o in reversed(self.stack):
-            if o.line != line_no:
-                break
-            markers.update(o.markers)
-        href = self.stack[-1].href if self.stack else None
-        self.segments.append(Segment(text, frozenset(markers), href))
-
-    def _open(self, tag: str, attrs: str) -> None:
-        if tag in _BLOCK or tag == "br":
-            self._flush()
-        if tag in _HEADING_LEVEL and not self.skipping:
-            self.heading = self.heading or _HEADING_LEVEL[tag]
-        if tag in _VOID or attrs.rstrip().endswith("/"):
-            return
-        skip = tag in {"nav", "footer"} or _is_hidden(attrs)
-        self.skipping += skip
-        self.stack.append(
-            _Open(
-                tag=tag,
-                markers=_markers(tag, attrs),
-                line=len(self.lines),
+                pending.append((text, _NO_MARKERS, None))
+            continue
+        if closing:
+            tag = raw_tag.lower()
+            for i in range(len(stack) - 1, -1, -1):
+                if stack[i][0] == tag:
+                    for o in stack[i:]:
+                        skipping -= o[4]
+                        headings_open -= o[5] > 0
+                    del stack[i:]
+                    break
+            if tag not in _BLOCK:
+                continue
+        else:
+            info = infos.get((raw_tag, attrs))
+            if info is None:
+                info = infos[(raw_tag, attrs)] = _tag_info(raw_tag, attrs)
+            tag, breaks, level, empty, hidden, markers, link = info
+            if breaks:
+                _flush_line(lines, pending, heading)
+                pending = []
+                heading = _open_heading(stack) if headings_open else 0
+            if level and not skipping:
+                heading = heading or level
+            if empty:
+                continue
+            skipping += hidden
+            headings_open += level > 0
+            line_no = len(lines)
+            if stack:
+                parent = stack[-1]
                 # Every element carries the link it sits in, so text finds it at the top.
-                href=_attr(_HREF, attrs) if tag == "a" else (self.stack[-1].href if self.stack else None),
-                skip=skip,
-            )
-        )
+                href = link if tag == "a" else parent[3]
+                on_line = parent[6] | markers if parent[2] == line_no else markers
+            else:
+                href, on_line = link, markers
+            stack.append((tag, markers, line_no, href, hidden, level, on_line))
+            continue
+        _flush_line(lines, pending, heading)
+        pending = []
+        heading = _open_heading(stack) if headings_open else 0
+    _flush_line(lines, pending, heading)
+    return lines
 
-    def _close(self, tag: str) -> None:
-        for i in range(len(self.stack) - 1, -1, -1):
-            if self.stack[i].tag == tag:
-                self.skipping -= sum(o.skip for o in self.stack[i:])
-                del self.stack[i:]
-                break
-        if tag in _BLOCK:
-            self._flush()
 
-    def _flush(self) -> None:
-        segments = tuple(s for s in self.segments if s.text)
-        if clean_text("".join(s.text for s in segments)):
-            self.lines.append(Line(segments, self.heading))
-        self.segments = []
-        # Elements still open continue on the next line, but their markers stay with the
-        # line where they opened (a <td class="x"> does not mark every line inside it).
-        self.heading = next((_HEADING_LEVEL[o.tag] for o in self.stack if o.tag in _HEADING_LEVEL), 0)
+def _flush_line(lines: list[Line], pending: list[tuple[str, frozenset[str], str | None]], heading: int) -> None:
+    if not pending:
+        return
+    text = clean_text("".join(p[0] for p in pending))
+    if text:
+        lines.append(Line(tuple(Segment(t, m, h) for t, m, h in pending), heading, text))
+
+
+def _open_heading(stack: Sequence[tuple[str, frozenset[str], int, str | None, bool, int, frozenset[str]]]) -> int:
+    """Elements still open continue on the next line, but their markers stay with the
+    line where they opened (a <td class="x"> does not mark every line inside it)."""
+    return next((o[5] for o in stack if o[5]), 0)
+
+
+def _tag_info(raw_tag: str, attrs: str) -> _TagInfo:
+    tag = raw_tag.lower()
+    attrs = attrs or ""
+    return (
+        tag,
+        tag in _BLOCK or tag == "br",
+        _HEADING_LEVEL.get(tag, 0),
+        tag in _VOID or attrs.rstrip().endswith("/"),
+        tag in {"nav", "footer"} or _is_hidden(attrs),
+        _markers(tag, attrs),
+        _attr(_HREF, attrs) if tag == "a" else None,
+    )
 
 
 def _markers(tag: str, attrs: str) -> frozenset[str]:
