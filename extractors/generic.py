@@ -143,11 +143,53 @@ def classify_heading(heading: str) -> str | None:
 
 # ------------------------------------------------------------------ noise
 
-_NOISE = re.compile(
+
+@dataclass(frozen=True, slots=True)
+class _Guarded:
+    """A case-insensitive word pattern behind a cheap substring test.
+
+    Long ``re.I`` alternations cost tens of microseconds per line. In ASCII text such a
+    pattern can only match where one of ``hints`` (lower case) occurs, so most lines are
+    answered by ``in`` alone; other text always runs the pattern (Unicode case folding is
+    not ``str.lower``).
+    """
+
+    pattern: re.Pattern[str]
+    hints: tuple[str, ...]
+
+    def search(self, text: str) -> re.Match[str] | None:
+        if text.isascii():
+            lowered = text.lower()
+            if not any(hint in lowered for hint in self.hints):
+                return None
+        return self.pattern.search(text)
+
+
+_NOISE_PATTERN = re.compile(
     r"last (?:updated|modified|update)|updated on|visitors?\b|visitor count|page views|hits since|you are visitor"
     r"|copyright|©|\(c\) \d{4}|all rights reserved|powered by|built with|theme by|hosted (?:on|by)"
     r"|back to top|skip to (?:main )?content|cookie",
     re.I,
+)
+_NOISE = _Guarded(
+    _NOISE_PATTERN,
+    (
+        "last ",
+        "updated on",
+        "visitor",
+        "page views",
+        "hits since",
+        "copyright",
+        "(c) ",
+        "all rights reserved",
+        "powered by",
+        "built with",
+        "theme by",
+        "hosted ",
+        "back to top",
+        "skip to ",
+        "cookie",
+    ),
 )
 _SOCIAL = re.compile(
     r"^(?:[\W_]*(?:twitter|x|github|gitlab|linkedin|google scholar|scholar|orcid|email|e-mail|mail|cv|resume"
@@ -159,7 +201,7 @@ _SOCIAL = re.compile(
 
 def is_noise(line: str) -> bool:
     """Whether a line is page furniture (update stamps, counters, copyright, social links)."""
-    return (bool(_NOISE.search(line)) and len(line) < 160) or bool(_SOCIAL.match(line))
+    return (len(line) < 160 and _NOISE.search(line) is not None) or bool(_SOCIAL.match(line))
 
 
 # ------------------------------------------------------------------ markdown / plain text
@@ -186,6 +228,10 @@ def strip_front_matter(text: str) -> str:
     return text[match.end() :] if match else text
 
 
+_HTML_START = re.compile(r"<(?:html|body|div|p|h[1-6]|ul|table|head|!doctype)\b", re.I)
+_HTML_CLOSE = re.compile(r"</(?:p|div|li|h\d|td)>", re.I)
+
+
 def is_text_document(doc: Document) -> bool:
     """Markdown or plain text rather than HTML (by content type, front matter or the absence of tags)."""
     ctype = doc.content_type.lower()
@@ -195,10 +241,13 @@ def is_text_document(doc: Document) -> bool:
     if head.startswith("---"):
         return True
     if "html" in ctype:
-        return not re.search(r"<(?:html|body|div|p|h[1-6]|ul|table|head|!doctype)\b", head, re.I) and (
-            "<" not in doc.text[:20000] or not re.search(r"</(?:p|div|li|h\d|td)>", doc.text[:20000], re.I)
+        return not _HTML_START.search(head) and (
+            "<" not in doc.text[:20000] or not _HTML_CLOSE.search(doc.text[:20000])
         )
     return True
+
+
+_SHORT_BRACKETS = re.compile(r"\[([^\[\]]{0,60})\]")
 
 
 def _inline(text: str) -> tuple[str, tuple[str, ...], tuple[Link, ...]]:
@@ -216,7 +265,7 @@ def _inline(text: str) -> tuple[str, tuple[str, ...], tuple[Link, ...]]:
         for match in _BARE_URL.finditer(text):
             links.append(Link(text="", href=match.group(0)))
     if "[" in text:
-        text = re.sub(r"\[([^\[\]]{0,60})\]", r" \1 ", text)  # "[[Talk](url)]" leaves "[Talk]"
+        text = _SHORT_BRACKETS.sub(r" \1 ", text)  # "[[Talk](url)]" leaves "[Talk]"
     if "*" in text or "_" in text:
         for match in _MD_EMPH.finditer(text):
             emphasis.append(clean_text(match.group(2) or match.group(4)))
@@ -302,9 +351,12 @@ def read_markdown_sections(text: str, plain: bool = False) -> list[Section]:
 _PLAIN_HEADING = re.compile(r"^[A-Z][\w&/'’\- ]{1,60}$")
 
 
+_DIGIT = re.compile(r"\d")
+
+
 def _is_plain_heading(line: str, before: str, after: str, index: int) -> bool:
     """A short title-like line standing alone (blank lines around it, or the first line)."""
-    if not line or not _PLAIN_HEADING.match(line) or re.search(r"\d", line):
+    if not line or not _PLAIN_HEADING.match(line) or _DIGIT.search(line):
         return False
     if len(line.split()) > 5 or line.lower().startswith(("http", "www")):
         return False
@@ -669,6 +721,9 @@ _SEASON = re.compile(r"^(spring|summer|fall|autumn|winter)\s+(\d{4})$", re.I)
 _DMY = re.compile(r"^(\d{1,2})[./](\d{1,2})[./](\d{4})$")
 
 
+_SEPT = re.compile(r"(?i)\b(sept)\b")
+
+
 def _date(text: str | None) -> str | None:
     """An ISO date for a page's date text (adds seasons and day.month.year to ``parse_date``)."""
     if not text:
@@ -678,7 +733,7 @@ def _date(text: str | None) -> str | None:
         return m.group(2)
     if m := _DMY.match(text):
         return parse_date(f"{m.group(3)}-{m.group(2)}-{m.group(1)}")
-    return parse_date(re.sub(r"(?i)\b(sept)\b", "sep", text)) or (str(parse_year(text)) if parse_year(text) else None)
+    return parse_date(_SEPT.sub("sep", text)) or (str(parse_year(text)) if parse_year(text) else None)
 
 
 # ------------------------------------------------------------------ roles
@@ -694,6 +749,10 @@ _ROLE_WORDS = re.compile(
 _EDU_WORDS = re.compile(
     r"\b(?:ph\.?\s?d|m\.?\s?sc?\b|b\.?\s?sc?\b|b\.?\s?eng|m\.?\s?eng|bachelor|master|doctor|mba|degree)", re.I
 )
+
+
+_WEB_ADDRESS = re.compile(r"\s*\((?:[\w-]+\.)+[a-z]{2,}\)")
+_NEXT_SENTENCE = re.compile(r"[a-z]{3,}[.!?]\s+[A-Z][a-z]+\s+\w+\s+\w+")
 
 
 def parse_role_line(line: str, emphasis: Sequence[str] = ()) -> Role | None:
@@ -712,9 +771,9 @@ def parse_role_line(line: str, emphasis: Sequence[str] = ()) -> Role | None:
     elif m := _SINGLE_YEAR.search(text):
         start = _date(m.group("p") or m.group("s") or m.group("c"))
         rest = (text[: m.start()] + " " + text[m.end() :]).strip()
-    rest = re.sub(r"\s*\((?:[\w-]+\.)+[a-z]{2,}\)", "", rest)  # "(www.example.com)"
+    rest = _WEB_ADDRESS.sub("", rest)  # "(www.example.com)"
     rest = rest.strip(" ,;:.-–—|()")
-    if not rest or len(rest.split()) > 16 or re.search(r"[a-z]{3,}[.!?]\s+[A-Z][a-z]+\s+\w+\s+\w+", rest):
+    if not rest or len(rest.split()) > 16 or _NEXT_SENTENCE.search(rest):
         return None
     title, organization = _split_title_org(rest, emphasis)
     if not title:
@@ -724,6 +783,12 @@ def parse_role_line(line: str, emphasis: Sequence[str] = ()) -> Role | None:
     return Role(title=title, organization=organization, start=start, end=end)
 
 
+_TRAILING_AT = re.compile(r"\s+(?:at|@|in|with)$")
+_LEADING_AS = re.compile(r"^(?:as|,)\s+")
+_TITLE_AT_ORG = re.compile(r"^(?P<t>.+?)\s+(?:at|@)\s+(?P<o>.+)$")
+_ROLE_PARTS = re.compile(r"\s*(?:,|;|\s[|–—-]\s|\s·\s)\s*")
+
+
 def _split_title_org(rest: str, emphasis: Sequence[str]) -> tuple[str, str | None]:
     for emph in emphasis:
         emph = clean_text(emph).strip(" ,.")
@@ -731,15 +796,15 @@ def _split_title_org(rest: str, emphasis: Sequence[str]) -> tuple[str, str | Non
             continue
         index = rest.index(emph)
         before = rest[:index].strip(" ,;:-–—|@")
-        before = re.sub(r"\s+(?:at|@|in|with)$", "", before)
+        before = _TRAILING_AT.sub("", before)
         after = rest[index + len(emph) :].strip(" ,;:.-–—|")
         if before and (_ROLE_WORDS.search(before) or not _ROLE_WORDS.search(after)):
             return clean_title(before), clean_title(f"{emph} {after}" if after else emph)
         if after:
-            return clean_title(re.sub(r"^(?:as|,)\s+", "", after)), clean_title(f"{before} {emph}".strip())
-    if m := re.match(r"^(?P<t>.+?)\s+(?:at|@)\s+(?P<o>.+)$", rest):
+            return clean_title(_LEADING_AS.sub("", after)), clean_title(f"{before} {emph}".strip())
+    if m := _TITLE_AT_ORG.match(rest):
         return clean_title(m.group("t")), clean_title(m.group("o"))
-    parts = [p.strip() for p in re.split(r"\s*(?:,|;|\s[|–—-]\s|\s·\s)\s*", rest) if p.strip()]
+    parts = [p.strip() for p in _ROLE_PARTS.split(rest) if p.strip()]
     if len(parts) < 2:
         return clean_title(rest), None
     for i, part in enumerate(parts):
@@ -810,13 +875,16 @@ def read_bio_roles(text: str) -> list[Role]:
     return roles
 
 
+_LEADING_THE = re.compile(r"^the\s+", re.I)
+
+
 def _bio_role(match: re.Match[str], sentence: str) -> Role | None:
     groups = match.groupdict()
     team = groups.get("team")
     title = f"{clean_title(team)} Lead" if team else clean_title(groups.get("title") or "")
     if not title or not _ROLE_WORDS.search(title) or len(title.split()) > 8 or ". " in title:
         return None
-    organization = clean_title(re.sub(r"^the\s+", "", groups.get("org") or "", flags=re.I)) or None
+    organization = clean_title(_LEADING_THE.sub("", groups.get("org") or "")) or None
     if organization and (len(organization.split()) > 14 or not organization[:1].isupper()):
         return None
     year = groups.get("year")
@@ -831,13 +899,20 @@ _HEADER_SKIP = re.compile(
 )
 
 
+_SENTENCE_END = re.compile(r"[.!?]$")
+_DEGREE_END = re.compile(r"\b(?:d|h|c)\.$", re.I)
+_SUB_UNIT = re.compile(r"\bdep(?:artmen)?t\b|\bschool of\b|\bfaculty\b", re.I)
+_STATE_CODE = re.compile(r",\s*[A-Z]{2}\b")
+_PLACE_OR_NUMBER = re.compile(r"^[\w .'-]+,\s*[A-Z]{2}\b|^\d")
+
+
 def read_header_roles(lines: Sequence[str]) -> list[Role]:
     """The page owner's position from its header lines: a short title line, then the organisation."""
     roles: list[Role] = []
     for i, line in enumerate(lines[:12]):
         if len(line.split()) > 7 or not _ROLE_WORDS.search(line) or _HEADER_SKIP.search(line):
             continue
-        if re.search(r"[.!?]$", line) and not re.search(r"\b(?:d|h|c)\.$", line, re.I):
+        if _SENTENCE_END.search(line) and not _DEGREE_END.search(line):
             continue
         after = [x for x in lines[i + 1 : i + 4] if not _HEADER_SKIP.search(x) and len(x.split()) <= 8]
         organization = None
@@ -845,13 +920,11 @@ def read_header_roles(lines: Sequence[str]) -> list[Role]:
             line, organization = line.split(", ", 1)
         elif after and not _ROLE_WORDS.search(after[0]):
             organization = after[0]
-            if re.search(r"\bdep(?:artmen)?t\b|\bschool of\b|\bfaculty\b", organization, re.I) and len(after) > 1:
+            if _SUB_UNIT.search(organization) and len(after) > 1:
                 organization = (
-                    after[1]
-                    if _looks_like_org(after[1]) or not re.search(r",\s*[A-Z]{2}\b", after[1])
-                    else organization
+                    after[1] if _looks_like_org(after[1]) or not _STATE_CODE.search(after[1]) else organization
                 )
-        if organization and re.search(r"^[\w .'-]+,\s*[A-Z]{2}\b|^\d", organization):
+        if organization and _PLACE_OR_NUMBER.search(organization):
             organization = None
         roles.append(Role(title=clean_title(line), organization=clean_title(organization) or None))
         break
@@ -867,13 +940,19 @@ _LINK_WORDS = re.compile(
     re.I,
 )
 _QUOTED = re.compile(r"[\"“”]([^\"“”]{8,300})[\"“”]")
+# The full stop first and the exceptions as look-behinds after it: the engine then jumps from
+# one "." to the next instead of trying seven look-behinds at every position.
 _SENTENCES = re.compile(
-    r"(?<![A-Z])(?<!\bet al)(?<!\bvs)(?<!\b[Ee]d)(?<!\b[Ee]ds)(?<!\bVol)(?<!\bNo)\.\s+(?=[A-Z0-9\[(“\"]|with\b|in\b)"
+    r"\.(?<![A-Z]\.)(?<!\bet al\.)(?<!\bvs\.)(?<!\b[Ee]d\.)(?<!\b[Ee]ds\.)(?<!\bVol\.)(?<!\bNo\.)"
+    r"\s+(?=[A-Z0-9\[(“\"]|with\b|in\b)"
 )
 _VENUE_PREFIX = re.compile(
     r"^(?:[Ii]n|[Aa]t|[Tt]o appear in|[Aa]ccepted (?:to|at|by)|[Pp]ublished in|[Pp]roceedings of)[:\s]+(?=[A-Z0-9])"
 )
 _NUMBER_PREFIX = re.compile(r"^\s*(?:\[\d+\]|\d+[.)])\s*")
+
+
+_URL_TEXT = re.compile(r"https?://\S+")
 
 
 def parse_paper_entry(entry: Entry | str, links: Sequence[Link] = ()) -> Paper | None:
@@ -891,7 +970,7 @@ def parse_paper_entry(entry: Entry | str, links: Sequence[Link] = ()) -> Paper |
         return None
     rest = full.replace(title, " ", 1) if title in full else " ".join(lines[1:])
     authors, venue = _authors_and_venue(lines, title, rest)
-    year = parse_year(re.sub(r"https?://\S+", "", rest))
+    year = parse_year(_URL_TEXT.sub("", rest))
     doi = arxiv = url = None
     for link in entry.links:
         doi = doi or find_doi(link.href)
@@ -910,10 +989,13 @@ def parse_paper_entry(entry: Entry | str, links: Sequence[Link] = ()) -> Paper |
 _SHORT_VENUE = re.compile(r"^\[?([A-Z][A-Za-z&\-]{1,12})\s*['’](\d\d)\]?$")
 
 
+_BEFORE_URL = re.compile(r"\s+https?://")
+
+
 def _paper_title(entry: Entry, lines: Sequence[str], full: str) -> str | None:
     if entry.title:
         return entry.title
-    if m := _QUOTED.search(full):
+    if ('"' in full or "“" in full or "”" in full) and (m := _QUOTED.search(full)):
         return m.group(1)
     person_links: list[str] = []
     for link in entry.links:
@@ -940,7 +1022,7 @@ def _paper_title(entry: Entry, lines: Sequence[str], full: str) -> str | None:
     if len(lines) > 1 and len(sentences) == 1 and _looks_like_authors(lines[0]) and not _looks_like_authors(lines[1]):
         return _SENTENCES.split(lines[1])[0]
     candidate = sentences[0] if sentences else first
-    candidate = re.split(r"\s+https?://", candidate)[0]
+    candidate = _BEFORE_URL.split(candidate)[0]
     return candidate if len(candidate.split()) >= 2 else None
 
 
@@ -948,8 +1030,11 @@ _NAME = r"(?:[A-Z][\w'’\-]*\.?|[A-Z]\.)(?:\s+(?:[A-Z][\w'’\-]*\.?|[A-Z]\.|va
 _AUTHOR_LIST = re.compile(rf"^\s*{_NAME}(?:\s*(?:,|;|\band\b|&)\s*(?:and\s+)?{_NAME})+(?:,?\s*et al\.?)?\s*$")
 
 
+_AUTHOR_MARKS = re.compile(r"[*†‡§¶✝#\d]+")
+
+
 def _looks_like_authors(text: str) -> bool:
-    text = re.sub(r"[*†‡§¶✝#\d]+", "", text).strip(" .,")
+    text = _AUTHOR_MARKS.sub("", text).strip(" .,")
     if not text or len(text) > 600:
         return False
     if "," not in text and " and " not in text and "&" not in text:
@@ -973,15 +1058,18 @@ def _is_venue(text: str) -> bool:
     )
 
 
+_CITATION_PARTS = re.compile(r"\s+/\s+|\s*\|\s*|(?<=[a-z0-9)\]])\.\s+")
+_BRACKETED_YEAR = re.compile(r"[\[(]?\b(?:19|20)\d\d\b[\])]?")
+_PRESENTATION = re.compile(r"\b(?:spotlight|oral|poster|highlight)(?: presentation)?\b", re.I)
+
+
 def _authors_and_venue(lines: Sequence[str], title: str, rest: str) -> tuple[tuple[str, ...], str | None]:
     authors: tuple[str, ...] = ()
     venue: str | None = None
     segments: list[str] = []
     for line in lines:
         line = line.replace(title, " ", 1) if title in line else line
-        segments.extend(
-            s.strip(" .,") for s in re.split(r"\s+/\s+|\s*\|\s*|(?<=[a-z0-9)\]])\.\s+", line) if s.strip(" .,")
-        )
+        segments.extend(s.strip(" .,") for s in _CITATION_PARTS.split(line) if s.strip(" .,"))
     for segment in segments:
         bare = _VENUE_PREFIX.sub("", segment).strip(" .,")
         if not authors and _looks_like_authors(bare):
@@ -992,13 +1080,17 @@ def _authors_and_venue(lines: Sequence[str], title: str, rest: str) -> tuple[tup
         ):
             if _LINK_WORDS.match(bare) or bare.lower().startswith(("http", "with ")) or len(bare.split()) > 12:
                 continue
-            cleaned = re.sub(r"https?://\S+", "", bare)
-            cleaned = re.sub(r"[\[(]?\b(?:19|20)\d\d\b[\])]?", "", cleaned)
-            cleaned = re.sub(r"\b(?:spotlight|oral|poster|highlight)(?: presentation)?\b", "", cleaned, flags=re.I)
+            cleaned = _URL_TEXT.sub("", bare)
+            cleaned = _BRACKETED_YEAR.sub("", cleaned)
+            cleaned = _PRESENTATION.sub("", cleaned)
             cleaned = clean_text(cleaned.replace('"', " ").replace("“", " ").replace("”", " ")).strip(" ,.;:()[]-–—")
             if cleaned and not _LINK_WORDS.match(cleaned):
                 venue = cleaned
     return authors, venue
+
+
+_PAPER_LINK_LABEL = re.compile(r"(?i)^\[?\s*(?:pdf|paper|arxiv|doi)")
+_PAPER_HOST = re.compile(r"arxiv\.org|doi\.org|\.pdf$|openreview\.net|aclanthology|dl\.acm\.org")
 
 
 def _paper_url(links: Sequence[Link], title: str) -> str | None:
@@ -1006,10 +1098,10 @@ def _paper_url(links: Sequence[Link], title: str) -> str | None:
         if link.text and clean_title(link.text) == clean_title(title) and link.href.startswith("http"):
             return link.href
     for link in links:
-        if link.href.startswith(("http", "/")) and re.match(r"(?i)^\[?\s*(?:pdf|paper|arxiv|doi)", link.text or "pdf"):
+        if link.href.startswith(("http", "/")) and _PAPER_LINK_LABEL.match(link.text or "pdf"):
             return link.href
     for link in links:
-        if re.search(r"arxiv\.org|doi\.org|\.pdf$|openreview\.net|aclanthology|dl\.acm\.org", link.href):
+        if _PAPER_HOST.search(link.href):
             return link.href
     return None
 
@@ -1039,6 +1131,13 @@ def parse_news_line(line: str, links: Sequence[Link] = ()) -> NewsItem | None:
     return NewsItem(text=rest, date=date, url=url)
 
 
+_AWARD_REASON = re.compile(r"(?<=\d{4})\s*[:–—]\s+|\s+[–—]\s+|:\s+(?=for\b|awarded\b|given\b)")
+_LEADING_YEAR = re.compile(r"^\s*(?:\(?(?:19|20)\d\d\)?)\s*[:,\-–—]?\s*")
+_TRAILING_YEAR = re.compile(r"[,(\s]*\b(?:19|20)\d\d\b\)?[.,]?\s*$")
+_COMMA = re.compile(r",\s+")
+_YEAR_WORD = re.compile(r"\b(?:19|20)\d\d\b")
+
+
 def parse_award_line(line: str, links: Sequence[Link] = ()) -> Award | None:
     """An award from "Title, Organisation, 2025: why" / "Organisation, [Title](link), 2023" / "Title 2017"."""
     text, _emph, found = _inline(line) if ("*" in line or "](" in line or "<" in line) else (clean_text(line), (), ())
@@ -1046,25 +1145,28 @@ def parse_award_line(line: str, links: Sequence[Link] = ()) -> Award | None:
     if not text or is_noise(text) or len(text) > 300:
         return None
     year = parse_year(text)
-    main = re.split(r"(?<=\d{4})\s*[:–—]\s+|\s+[–—]\s+|:\s+(?=for\b|awarded\b|given\b)", text, maxsplit=1)[0]
-    main = re.sub(r"^\s*(?:\(?(?:19|20)\d\d\)?)\s*[:,\-–—]?\s*", "", main)
-    main = re.sub(r"[,(\s]*\b(?:19|20)\d\d\b\)?[.,]?\s*$", "", main).strip(" ,.;")
+    main = _AWARD_REASON.split(text, maxsplit=1)[0]
+    main = _LEADING_YEAR.sub("", main)
+    main = _TRAILING_YEAR.sub("", main).strip(" ,.;")
     if not main:
         return None
-    parts = [p.strip() for p in re.split(r",\s+", main) if p.strip()]
+    parts = [p.strip() for p in _COMMA.split(main) if p.strip()]
     title, organization = parts[0], (", ".join(parts[1:]) or None)
     label = next((lk.text for lk in links if lk.text and lk.text in main and len(lk.text.split()) >= 2), None)
     if label and label != title and label in main:
         organization = ", ".join(p for p in parts if label not in p) or None
         title = label
     if organization and (parse_year(organization) or len(organization.split()) > 8):
-        organization = re.sub(r"\b(?:19|20)\d\d\b", "", organization).strip(" ,") or None
+        organization = _YEAR_WORD.sub("", organization).strip(" ,") or None
     return Award(title=clean_title(title), organization=clean_title(organization) or None, year=year)
 
 
 _PERSON = re.compile(
     r"^[A-Z][\w'’.\-]*(?:\s+(?:\(\w[^)]*\)|[A-Z][\w'’.\-]*|van|von|de|der|da|di|del|bin|al-\w+)){1,4}$"
 )
+
+
+_NAME_TAIL = re.compile(r"\s*[,(|–—:]\s*|\s+-\s+")
 
 
 def parse_member_line(line: str, role: str | None = None, links: Sequence[Link] = ()) -> Member | None:
@@ -1074,7 +1176,7 @@ def parse_member_line(line: str, role: str | None = None, links: Sequence[Link] 
     links = tuple(links) or found
     if not text or is_noise(text):
         return None
-    parts = re.split(r"\s*[,(|–—:]\s*|\s+-\s+", text, maxsplit=1)
+    parts = _NAME_TAIL.split(text, maxsplit=1)
     name, tail = parts[0], (parts[1] if len(parts) > 1 else "")
     name = clean_text(name).strip(" .")
     if not _PERSON.match(name) or len(name) > 50 or _ROLE_WORDS.search(name) or _ORG_WORDS.search(name):
@@ -1210,15 +1312,21 @@ def _drop_undated_roles(records: list[Record]) -> list[Record]:
     return [r for r in records if not isinstance(r, Role) or r.start or r.end]
 
 
-_INSTRUCTION = re.compile(
-    r"\b(?:full list|complete list|please (?:see|visit|refer)|click here|see (?:my|also) |can be found"
-    r"|listed (?:on|at))",
-    re.I,
+_INSTRUCTION = _Guarded(
+    re.compile(
+        r"\b(?:full list|complete list|please (?:see|visit|refer)|click here|see (?:my|also) |can be found"
+        r"|listed (?:on|at))",
+        re.I,
+    ),
+    ("full list", "complete list", "please ", "click here", "see ", "can be found", "listed "),
 )
 
 
+_FIRST_PERSON = re.compile(r"\b(?:I|we|my|our)\b")
+
+
 def _is_prose(text: str) -> bool:
-    return len(text.split()) > 30 and bool(re.search(r"\b(?:I|we|my|our)\b", text))
+    return len(text.split()) > 30 and bool(_FIRST_PERSON.search(text))
 
 
 # ------------------------------------------------------------------ the extractor

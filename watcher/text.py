@@ -21,12 +21,15 @@ __all__ = [
     "split_authors",
 ]
 
-_SPACE = re.compile(r"\s+")
 _NON_WORD = re.compile(r"[^\w]+")
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"'<>]+)", re.I)
 _ARXIV_NEW = re.compile(r"(?:arxiv\.org/(?:abs|pdf|html)/|arxiv[:\s]\s*)(\d{4}\.\d{4,5})(?:v\d+)?", re.I)
 _ARXIV_OLD = re.compile(r"(?:arxiv\.org/(?:abs|pdf)/|arxiv:\s*)([a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?", re.I)
 _YEAR = re.compile(r"(?<!\d)(19[5-9]\d|20\d\d)(?!\d)")
+_EMPHASIS = re.compile(r"[*_]{1,3}([^*_]+)[*_]{1,3}")
+_BRACES = re.compile(r"^[{]+|[}]+$")
+_AUTHOR_MARKS = re.compile(r"[*†‡§¶✝#]+")
+_AUTHOR_SEPARATOR = re.compile(r"\s*;\s*|\s*,\s*(?:and\s+|&\s*)?|\s+and\s+|\s+&\s+")
 _TRAILING = " \t\r\n.,;:-–—|"
 _QUOTES = "\"'“”‘’«»`"
 
@@ -37,17 +40,21 @@ def clean_text(text: str | None) -> str:
         return ""
     if not text.isascii():  # ASCII (most text) is already NFC and has no odd spaces
         text = unicodedata.normalize("NFC", text).replace("\u00a0", " ").replace("\u200b", "")
-    return _SPACE.sub(" ", text).strip()
+    # str.split() splits on exactly the characters regex \s matches, and is several times faster.
+    return " ".join(text.split())
 
 
 def clean_title(text: str | None) -> str:
     """A title as a person would quote it: no surrounding quotes, markup or trailing punctuation."""
     text = clean_text(text)
-    text = re.sub(r"[*_]{1,3}([^*_]+)[*_]{1,3}", r"\1", text)  # markdown emphasis
+    if "*" in text or "_" in text:
+        text = _EMPHASIS.sub(r"\1", text)  # markdown emphasis
     text = text.strip(_QUOTES + " ")
     text = text.rstrip(_TRAILING).strip(_QUOTES + " ")
-    text = re.sub(r"^[{]+|[}]+$", "", text)  # BibTeX protective braces
-    return text.replace("{", "").replace("}", "").strip()
+    if "{" in text or "}" in text:
+        text = _BRACES.sub("", text)  # BibTeX protective braces
+        text = text.replace("{", "").replace("}", "")
+    return text.strip()
 
 
 def normalise_key(text: str | None) -> str:
@@ -68,15 +75,15 @@ def split_authors(text: str | None) -> tuple[str, ...]:
     text = clean_text(text)
     if not text:
         return ()
-    text = re.sub(r"[*†‡§¶✝#]+", "", text)
-    parts = re.split(r"\s*;\s*|\s*,\s*(?:and\s+|&\s*)?|\s+and\s+|\s+&\s+", text)
+    text = _AUTHOR_MARKS.sub("", text)
+    parts = _AUTHOR_SEPARATOR.split(text)
     names = [p.strip(" .") for p in parts]
     return tuple(n for n in names if n and n.lower() not in {"et al", "others", "etc"})
 
 
 def find_doi(text: str | None) -> str | None:
     """The first DOI in a text or link, lower-cased, without trailing punctuation."""
-    if not text:
+    if not text or "10." not in text:  # every DOI has it; most texts have none
         return None
     match = _DOI.search(text)
     return match.group(1).rstrip(".,;)").lower() if match else None
