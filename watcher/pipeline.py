@@ -447,7 +447,11 @@ def _apply_extraction(
     )
     renames = {(c.kind, c.old_key): c.key for c in result.changes if c.old_key and c.old_key != c.key}
     renames.update({(r.kind, r.old_key): r.key for r in result.refreshed if r.old_key != r.key})
-    by_key = _sync_items(session, source, rows, records, renames, now)
+    if rebaseline and not rows:
+        _insert_first_items(session, source, records, now)
+        by_key: dict[tuple[str, str], Item] = {}
+    else:
+        by_key = _sync_items(session, source, rows, records, renames, now)
     changes: list[Change] = []
     if not rebaseline and result.changes:
         session.flush()
@@ -518,6 +522,24 @@ def _record_suspect(
         source=source.name, url=source.url, status="suspect", items=len(records), error=result.suspect,
         duration_ms=_elapsed_ms(started),
     )
+
+
+def _insert_first_items(session: Session, source: Source, records: Sequence[Record], now: datetime) -> None:
+    """A source's first items in one bulk insert (no ORM objects: nothing refers to them yet)."""
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    for position, record in enumerate(records):
+        # A repeated key keeps its last reading, as _sync_items does.
+        rows[(record.kind, record.key)] = {
+            "source_id": source.id,
+            "kind": record.kind,
+            "key": record.key,
+            "fields": record_fields(record),
+            "position": position,
+            "first_seen": now,
+            "last_seen": now,
+        }
+    if rows:
+        session.execute(insert(Item), list(rows.values()))
 
 
 def _sync_items(
