@@ -160,7 +160,10 @@ class _Guarded:
     def search(self, text: str) -> re.Match[str] | None:
         if text.isascii():
             lowered = text.lower()
-            if not any(hint in lowered for hint in self.hints):
+            for hint in self.hints:
+                if hint in lowered:
+                    break
+            else:
                 return None
         return self.pattern.search(text)
 
@@ -513,6 +516,15 @@ class _HtmlWalker:
         self.headings: list[tuple[str, int, int]] = []  # text, level, first line
         self.elements: list[_Element] = []
         self.tops: list[int] = []
+        # A page repeats a handful of class attributes hundreds of times: classify each once.
+        self.class_kinds: dict[str, tuple[bool, bool]] = {}
+
+    def class_kind(self, cls: str) -> tuple[bool, bool]:
+        """Whether a class attribute marks a title, and whether it marks an entry."""
+        kind = self.class_kinds.get(cls)
+        if kind is None:
+            kind = self.class_kinds[cls] = (bool(_TITLE_CLASS.search(cls)), bool(_ENTRY_CLASS.search(cls)))
+        return kind
 
     def walk(self, node: LexborNode, parent: int | None) -> None:
         child = node.child
@@ -544,14 +556,15 @@ class _HtmlWalker:
             text = clean_text(node.text(deep=True))
             if text:
                 self.marks.append(_Mark(len(self.lines), "title" if tag == "papertitle" else "em", text))
-        elif tag in ("span", "font") and (cls := node.attributes.get("class")) and _TITLE_CLASS.search(cls):
+        elif tag in ("span", "font") and (cls := node.attributes.get("class")) and self.class_kind(cls)[0]:
             self.marks.append(_Mark(len(self.lines), "title", clean_text(node.text(deep=True))))
         self.walk(node, parent)
 
     def block(self, node: LexborNode, tag: str, parent: int | None) -> None:
         self.newline()
         cls = node.attributes.get("class") or "" if tag in ("div", "li", "p", "tr", "section", "article") else ""
-        if cls and _TITLE_CLASS.search(cls):
+        is_title, is_entry = self.class_kind(cls) if cls else (False, False)
+        if is_title:
             self.marks.append(_Mark(len(self.lines), "title", clean_text(node.text(deep=True))))
         index = len(self.elements)
         sec = len(self.headings)
@@ -563,7 +576,7 @@ class _HtmlWalker:
             sec_start=sec,
             sec_end=sec,
             children=[],
-            entry_class=bool(cls and _ENTRY_CLASS.search(cls)),
+            entry_class=is_entry,
         )
         self.elements.append(element)
         if parent is None:
