@@ -230,7 +230,9 @@ def sync(app: AppContext) -> None:
 
 @cli.command()
 @click.argument("refs", nargs=-1)
-@click.option("--concurrency", default=64, show_default=True, help="Checks in flight at once.")
+@click.option(
+    "--concurrency", default=64, show_default=True, help="Sources read and recorded at once."
+)
 @click.pass_obj
 def check(app: AppContext, refs: Sequence[str], concurrency: int) -> None:
     """Fetch, extract and diff now (all sources when none are named)."""
