@@ -141,6 +141,12 @@ def test_collapsed_page_is_suspect_and_removes_nothing(watched: tuple[Database, 
     with database.session() as session:
         assert current_papers(session) == len(PAPERS)
         assert session.get(Source, source_id).last_status == "suspect"
+    # The same broken page again: still suspect, still nothing reported.
+    clock.tick(hours=12)
+    run_check(database, source_id, clock)
+    with database.session() as session:
+        source = session.get(Source, source_id)
+        assert (source.last_status, source.last_error is not None) == ("suspect", True)
     # When the page comes back with one real addition, exactly that is reported.
     back = page([("Quartz: Crystal Caustics", "Ada Quill", "CVPR 2027"), *PAPERS])
     site.set("/", Page(back, content_type="text/markdown"))

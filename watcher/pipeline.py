@@ -98,6 +98,7 @@ class _SourceView:
     obey_robots: bool
     fetch_state: Mapping[str, Any]
     alerted: bool = False
+    suspect: bool = False
 
 
 async def read_document(
@@ -193,7 +194,7 @@ def _process(
 ) -> CheckOutcome:
     try:
         if _content_unchanged(view, fetched):
-            if batch is not None and fetched.not_modified and not view.alerted:
+            if batch is not None and fetched.not_modified and not (view.alerted or view.suspect):
                 return batch.add(view, fetched, started)
             return _record_unchanged(services, view, fetched, started)
         extraction = extract_records(to_document(view.url, fetched), view.extractor)
@@ -317,6 +318,7 @@ def _view_of(source: Source) -> _SourceView:
         obey_robots=source.obey_robots,
         fetch_state=dict(source.fetch_state or {}),
         alerted=source.alerted is not None,
+        suspect=source.last_status == "suspect",
     )
 
 
@@ -353,7 +355,9 @@ def _record_unchanged(services: Services, view: _SourceView, fetched: Fetched, s
         )
         if not fetched.not_modified:
             source.fetch_state = {**source.fetch_state, **fetched.validators()}
-        _mark_success(services, session, source, "unchanged", now)
+        # The same broken page as last time is still suspect, not healthy.
+        status = "suspect" if source.last_status == "suspect" else "unchanged"
+        _mark_success(services, session, source, status, now)
         items = source.fetch_state.get("items", 0)
     return CheckOutcome(
         source=view.name, url=view.url, status="unchanged", items=items, duration_ms=_elapsed_ms(started)
@@ -388,8 +392,9 @@ def _record_failure(services: Services, view: _SourceView, exc: WatcherError, st
 def _mark_success(services: Services, session: Session, source: Source, status: str, now: datetime) -> None:
     source.last_checked_at = now
     source.last_status = status
-    source.last_error = None
     source.failures = 0
+    if status != "suspect":
+        source.last_error = None
     if source.alerted and status != "suspect":
         from watcher.notify.outbox import clear_operator_alert
 
