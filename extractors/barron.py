@@ -139,10 +139,10 @@ class Line:
 
     def marked(self, *markers: str) -> str:
         """The text of the segments carrying any of ``markers``."""
-        return clean_text("".join(s.text for s in self.segments if s.markers.intersection(markers)))
+        return clean_text("".join(s.text for s in self.segments if not s.markers.isdisjoint(markers)))
 
     def has(self, *markers: str) -> bool:
-        return any(s.markers.intersection(markers) for s in self.segments)
+        return any(not s.markers.isdisjoint(markers) for s in self.segments)
 
     def links(self) -> list[tuple[str, str]]:
         """(href, link text) of every link on the line, in order."""
@@ -215,13 +215,18 @@ def _build_lines(body_html: str) -> list[Line]:
             continue
         if closing:
             tag = raw_tag.lower()
-            for i in range(len(stack) - 1, -1, -1):
-                if stack[i][0] == tag:
-                    for o in stack[i:]:
-                        skipping -= o[4]
-                        headings_open -= o[5] > 0
-                    del stack[i:]
-                    break
+            if stack and stack[-1][0] == tag:  # the usual case: the innermost element closes
+                _, _, _, _, hidden, level, _ = stack.pop()
+                skipping -= hidden
+                headings_open -= level > 0
+            else:
+                for i in range(len(stack) - 1, -1, -1):
+                    if stack[i][0] == tag:
+                        for o in stack[i:]:
+                            skipping -= o[4]
+                            headings_open -= o[5] > 0
+                        del stack[i:]
+                        break
             if tag not in _BLOCK:
                 continue
         else:
@@ -230,8 +235,9 @@ def _build_lines(body_html: str) -> list[Line]:
                 info = infos[(raw_tag, attrs)] = _tag_info(raw_tag, attrs)
             tag, breaks, level, empty, hidden, markers, link = info
             if breaks:
-                _flush_line(lines, pending, heading)
-                pending = []
+                if pending:
+                    _flush_line(lines, pending, heading)
+                    pending = []
                 heading = _open_heading(stack) if headings_open else 0
             if level and not skipping:
                 heading = heading or level
@@ -249,17 +255,18 @@ def _build_lines(body_html: str) -> list[Line]:
                 href, on_line = link, markers
             stack.append((tag, markers, line_no, href, hidden, level, on_line))
             continue
-        _flush_line(lines, pending, heading)
-        pending = []
+        if pending:
+            _flush_line(lines, pending, heading)
+            pending = []
         heading = _open_heading(stack) if headings_open else 0
     _flush_line(lines, pending, heading)
     return lines
 
 
 def _flush_line(lines: list[Line], pending: list[tuple[str, frozenset[str], str | None]], heading: int) -> None:
-    if not pending:
+    if not pending or (len(pending) == 1 and pending[0][0].isspace()):  # nothing, or blank space between blocks
         return
-    text = clean_text("".join(p[0] for p in pending))
+    text = clean_text("".join([p[0] for p in pending]))
     if text:
         lines.append(Line(tuple(Segment(t, m, h) for t, m, h in pending), heading, text))
 
@@ -272,14 +279,20 @@ def _open_heading(stack: Sequence[tuple[str, frozenset[str], int, str | None, bo
 
 def _tag_info(raw_tag: str, attrs: str) -> _TagInfo:
     tag = raw_tag.lower()
-    attrs = attrs or ""
+    if not attrs:
+        block, level = tag in _BLOCK or tag == "br", _HEADING_LEVEL.get(tag, 0)
+        return (tag, block, level, tag in _VOID, tag in {"nav", "footer"}, frozenset([tag]), None)
+    # The attribute patterns ignore case; for ASCII text a plain substring test rules them out.
+    lowered = attrs.lower() if attrs.isascii() else None
+    hidden = (lowered is None or "style" in lowered or "hidden" in lowered) and _is_hidden(attrs)
+    classed = lowered is None or "class" in lowered
     return (
         tag,
         tag in _BLOCK or tag == "br",
         _HEADING_LEVEL.get(tag, 0),
         tag in _VOID or attrs.rstrip().endswith("/"),
-        tag in {"nav", "footer"} or _is_hidden(attrs),
-        _markers(tag, attrs),
+        tag in {"nav", "footer"} or hidden,
+        _markers(tag, attrs) if classed else frozenset([tag]),
         _attr(_HREF, attrs) if tag == "a" else None,
     )
 
@@ -340,12 +353,17 @@ def _is_heading(line: Line) -> bool:
     if line.heading:
         return True
     text = line.text.strip(" :")
-    bold = line.marked("b", "strong")
-    return len(text.split()) <= 4 and bold.strip(" :") == text and bool(_SECTION_WORDS.match(text))
+    # Cheapest test first; the bold text is only read for a short line naming a section.
+    if len(text.split()) > 4 or not _SECTION_WORDS.match(text):
+        return False
+    return line.marked("b", "strong").strip(" :") == text
+
+
+_NON_WORDS = re.compile(r"\W+")
 
 
 def _fold(text: str) -> str:
-    return re.sub(r"\W+", " ", text.casefold()).strip()
+    return _NON_WORDS.sub(" ", text.casefold()).strip()
 
 
 # ---------------------------------------------------------------------------------------
@@ -359,10 +377,25 @@ _LINK_WORDS = re.compile(
     r"dissertation talk|fast forward|annotations|tar|official version|camera ready|workshop|site|repo)\W*$",
     re.I,
 )
-_TITLE_CLASS = re.compile(r"^\.(?:paper|pub|publication|article|entry)?[-_]?title$")
+# The classes that name a title: ".title", ".paper-title", ".pub_title", ".articletitle", ...
+_TITLE_CLASSES = frozenset(
+    f".{kind}{sep}title" for kind in ("", "paper", "pub", "publication", "article", "entry") for sep in ("", "-", "_")
+)
+_ASCII_DIGIT = re.compile(r"[0-9]")
 _NAME_WORD = re.compile(r"^(?:[A-ZÀ-ÞĀ-ſ][\w'’.\-]*|[a-z]{1,3}|d'\w+|\w\.|[A-Z]\.[A-Z]\.?)$")
 _YEAR_RE = re.compile(r"(?<!\d)(?:19[5-9]\d|20\d\d)(?!\d)")
 _MARKS = "*†‡§¶✝#^"
+_NO_MARKS = str.maketrans({c: " " for c in _MARKS})
+_DROP_MARKS = str.maketrans({c: None for c in _MARKS})
+_WRAPPED = re.compile(r"(?:,|\band)\s*$")
+_CONTRIBUTION_NOTE = re.compile(r"\((?:equal contribution|\*[^)]*|joint first[^)]*)\)", re.I)
+_ET_AL = re.compile(r"\bet al\b\.?")
+_VENUE_LEAD = re.compile(r"^(?:in|to appear in|published in)\s*[:\-]?\s+", re.I)
+_EMPTY_BRACKETS = re.compile(r"\[\s*\]|\(\s*\)")
+_TRAILING_SEPARATORS = re.compile(r"(?:\s*[/|·•]\s*)+$")
+_LABEL_SPLIT = re.compile(r"[\s/|·•,\[\]()]+")
+_BEST_LINK = (re.compile(r"project|page|website", re.I), re.compile(r"paper|pdf|arxiv", re.I))
+_VENUE_TAIL = re.compile(r"\s*[\[(]?\b(?:pdf|arxiv|code|project page|bibtex|slides|video)\b", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -375,7 +408,8 @@ class _Entry:
 def read_papers(lines: Sequence[Line]) -> list[Paper]:
     """Paper rows in ``lines`` (one section's lines): multi-line and one-line entries."""
     papers: list[Paper] = []
-    titles = [_title_at(lines, i) for i in range(len(lines))]
+    authors: dict[int, bool] = {}  # _author_like by line index, asked for by both passes
+    titles = [_title_at(lines, i, authors) for i in range(len(lines))]
     i = 0
     while i < len(lines):
         entry = titles[i]
@@ -385,12 +419,12 @@ def read_papers(lines: Sequence[Line]) -> list[Paper]:
                 papers.append(one_line)
             i += 1
             continue
-        paper, i = _read_entry(lines, titles, entry)
+        paper, i = _read_entry(lines, titles, entry, authors)
         papers.append(paper)
     return papers
 
 
-def _title_at(lines: Sequence[Line], i: int) -> _Entry | None:
+def _title_at(lines: Sequence[Line], i: int, authors: dict[int, bool]) -> _Entry | None:
     line = lines[i]
     text = line.text
     if line.heading or not text:
@@ -398,27 +432,41 @@ def _title_at(lines: Sequence[Line], i: int) -> _Entry | None:
     explicit = line.marked("papertitle", ".papertitle")
     if explicit:
         return _Entry(explicit, i, _href_of(line, "papertitle", ".papertitle"))
-    next_line = lines[i + 1] if i + 1 < len(lines) else None
-    if next_line is None or not _author_like(next_line):
+    # The line's own test first: it is cheaper and fails far more often than the author test.
+    title = _classed_or_bold_title(line)
+    if title is None or i + 1 >= len(lines) or not _author_like_at(lines, i + 1, authors):
         return None
-    classed = clean_text("".join(s.text for s in line.segments if any(_TITLE_CLASS.match(m) for m in s.markers)))
+    return _Entry(title, i, _first_href(line))
+
+
+def _classed_or_bold_title(line: Line) -> str | None:
+    classed = clean_text("".join([s.text for s in line.segments if not s.markers.isdisjoint(_TITLE_CLASSES)]))
     if classed and _title_like(classed):
-        return _Entry(classed, i, _first_href(line))
+        return classed
     bold = line.marked("b", "strong")
-    if bold and _covers(bold, text) and _title_like(bold):
-        return _Entry(bold, i, _first_href(line))
+    if bold and _covers(bold, line.text) and _title_like(bold):
+        return bold
     return None
 
 
-def _read_entry(lines: Sequence[Line], titles: Sequence[_Entry | None], entry: _Entry) -> tuple[Paper, int]:
+def _author_like_at(lines: Sequence[Line], i: int, authors: dict[int, bool]) -> bool:
+    found = authors.get(i)
+    if found is None:
+        found = authors[i] = _author_like(lines[i])
+    return found
+
+
+def _read_entry(
+    lines: Sequence[Line], titles: Sequence[_Entry | None], entry: _Entry, author_lines: dict[int, bool]
+) -> tuple[Paper, int]:
     j = entry.start + 1
     authors: tuple[str, ...] = ()
     venue: str | None = None
-    if j < len(lines) and titles[j] is None and _author_like(lines[j]):
+    if j < len(lines) and titles[j] is None and _author_like_at(lines, j, author_lines):
         authors = _authors_of(lines[j])
         j += 1
         # A long author list wrapped with <br>: the line before ends with a comma or "and".
-        while j < len(lines) and re.search(r"(?:,|\band)\s*$", lines[j - 1].text) and _names_ok(lines[j].text):
+        while j < len(lines) and _WRAPPED.search(lines[j - 1].text) and _names_ok(lines[j].text):
             authors += _authors_of(lines[j])
             j += 1
     links: list[tuple[str, str]] = list(lines[entry.start].links())
@@ -471,23 +519,29 @@ def _author_like(line: Line) -> bool:
 
 
 def _split_names(text: str) -> tuple[str, ...]:
-    text = re.sub(r"\((?:equal contribution|\*[^)]*|joint first[^)]*)\)", "", text, flags=re.I)
-    text = text.translate({ord(c): " " for c in _MARKS})
-    text = re.sub(r"\bet al\b\.?", "", text)
+    text = _CONTRIBUTION_NOTE.sub("", text)
+    text = text.translate(_NO_MARKS)
+    text = _ET_AL.sub("", text)
     return split_authors(text.strip(" ,."))
 
 
 def _name_like(name: str) -> bool:
     words = name.split()
-    if not 1 <= len(words) <= 6 or len(name) > 45 or any(ch.isdigit() for ch in name):
+    if not 1 <= len(words) <= 6 or len(name) > 45 or _has_digit(name):
         return False
     return bool(words[0][:1].isupper()) and all(_NAME_WORD.match(w) for w in words)
+
+
+def _has_digit(text: str) -> bool:
+    if text.isascii():
+        return _ASCII_DIGIT.search(text) is not None
+    return any(ch.isdigit() for ch in text)
 
 
 def _authors_of(line: Line) -> tuple[str, ...]:
     spans = [clean_text(s.text) for s in line.segments if ".author" in s.markers]
     if spans:
-        return tuple(n for n in (clean_text(x.translate({ord(c): None for c in _MARKS})) for x in spans) if n)
+        return tuple(n for n in (clean_text(x.translate(_DROP_MARKS)) for x in spans) if n)
     return tuple(n.strip() for n in _split_names(line.text) if n.strip())
 
 
@@ -503,7 +557,7 @@ def _venue_like(line: Line) -> bool:
 def _venue_text(line: Line) -> str | None:
     classed = clean_text(line.marked(".venue", ".pub-venue", ".journal", ".conference"))
     text = classed or _strip_link_words(line)
-    text = re.sub(r"^(?:in|to appear in|published in)\s*[:\-]?\s+", "", text, flags=re.I)
+    text = _VENUE_LEAD.sub("", text)
     return clean_text(text.strip(" .,;/|-")) or None
 
 
@@ -511,14 +565,14 @@ def _strip_link_words(line: Line) -> str:
     """The line's text without its link labels ("[PDF]", "project page / code")."""
     parts = [s.text for s in line.segments if s.href is None or not _LINK_WORDS.match(clean_text(s.text))]
     text = clean_text("".join(parts))
-    text = re.sub(r"\[\s*\]|\(\s*\)", " ", text)
-    return clean_text(re.sub(r"(?:\s*[/|·•]\s*)+$", "", text))
+    text = _EMPTY_BRACKETS.sub(" ", text)
+    return clean_text(_TRAILING_SEPARATORS.sub("", text))
 
 
 def _link_line(line: Line) -> bool:
     """A line of link labels: "[Paper (pdf)(official)] [Bibtex]", "project page / code"."""
     linked = clean_text("".join(s.text for s in line.segments if s.href is not None))
-    words = re.split(r"[\s/|·•,\[\]()]+", _strip_link_words(line))
+    words = _LABEL_SPLIT.split(_strip_link_words(line))
     rest = "".join(w for w in words if w and not _LINK_WORDS.match(w))
     return bool(linked) and len(rest) <= 3
 
@@ -536,9 +590,9 @@ def _first_href(line: Line) -> str | None:
 
 def _best_link(links: Sequence[tuple[str, str]]) -> str | None:
     """The project page, else the paper itself, among an entry's labelled links."""
-    for pattern in (r"project|page|website", r"paper|pdf|arxiv"):
+    for pattern in _BEST_LINK:
         for href, text in links:
-            if re.search(pattern, text, re.I) and not href.startswith(("#", "mailto:", "javascript:")):
+            if pattern.search(text) and not href.startswith(("#", "mailto:", "javascript:")):
                 return href
     return None
 
@@ -595,7 +649,7 @@ def _names_ok(text: str) -> bool:
 def _venue_only(venue: str | None) -> str | None:
     if not venue:
         return None
-    head = re.split(r"\s*[\[(]?\b(?:pdf|arxiv|code|project page|bibtex|slides|video)\b", venue, flags=re.I)[0]
+    head = _VENUE_TAIL.split(venue)[0]
     return clean_text(head.strip(" .,;[(")) or None
 
 
@@ -639,10 +693,14 @@ def read_awards(lines: Sequence[Line]) -> list[Award]:
     return awards
 
 
+_SEPARATE_YEAR = re.compile(r"\s*(?:,\s*|\(\s*)(?:19|20)\d\d\s*\)?\s*$")
+_WORD_YEAR = re.compile(r"(\S+)\s+(?:19|20)\d\d\s*$")
+
+
 def _without_trailing_year(text: str) -> str:
     """ "Best Paper, 2024" and "Example Fellowship 2017" lose the year; "ECCV 2022" keeps it."""
-    text = re.sub(r"\s*(?:,\s*|\(\s*)(?:19|20)\d\d\s*\)?\s*$", "", text)
-    match = re.search(r"(\S+)\s+(?:19|20)\d\d\s*$", text)
+    text = _SEPARATE_YEAR.sub("", text)
+    match = _WORD_YEAR.search(text)
     if match and not match.group(1).isupper():
         text = text[: match.start(0) + len(match.group(1))]
     return text
@@ -710,13 +768,17 @@ def _header_position(lines: Sequence[Line]) -> list[Role]:
     return []
 
 
+_NOT_A_LABEL = re.compile(r"\bI\b|[.!?]\s|:|https?:|@|\d{3,}")
+_PAST_LEAD = re.compile(r"\s*(?:previously|before that|formerly|earlier)\b", re.I)
+
+
 def _short_label(text: str) -> bool:
     words = text.split()
-    return 1 <= len(words) <= 7 and not re.search(r"\bI\b|[.!?]\s|:|https?:|@|\d{3,}", text)
+    return 1 <= len(words) <= 7 and not _NOT_A_LABEL.search(text)
 
 
 def _sentence_roles(sentence: str) -> Iterator[Role]:
-    past = bool(re.match(r"\s*(?:previously|before that|formerly|earlier)\b", sentence, re.I))
+    past = bool(_PAST_LEAD.match(sentence))
     for pattern in _ROLE_SENTENCES:
         for match in pattern.finditer(sentence):
             title = clean_text(match.group("title"))
@@ -769,6 +831,7 @@ _PUB_HEADING = re.compile(
 # A bold title closed by a line break, or an element classed as a paper's author/venue.
 _ROW_MARK = re.compile(r"</(?:b|strong)>\s*<br|class\s*=\s*[\"'](?:[^\"']*\s)?(?:author|authors|venue)[\"'\s]", re.I)
 _TITLE_TAG = re.compile(r"<title[^>]*>(.*?)</title>", re.I | re.S)
+_TITLE_SEPARATOR = re.compile(r"\s[-|–—:]\s")
 _AUTHOR_META = re.compile(r"<meta\s+name=[\"']author[\"']\s+content=[\"']([^\"']+)", re.I)
 
 
@@ -812,18 +875,18 @@ class BarronExtractor(Extractor):
         return records
 
 
+_KIND_WORDS = (
+    ("news", re.compile(r"\bnews\b|updates|announcements", re.I)),
+    ("awards", re.compile(r"award|honou?r|prizes", re.I)),
+    ("about", re.compile(r"^(?:about|bio|biography)\b", re.I)),
+    ("papers", re.compile(r"publication|paper|preprint|research|thesis|journal|conference", re.I)),
+)
+
+
 def _section_kind(title: str) -> str:
     if not title:
         return "about"
-    if re.search(r"\bnews\b|updates|announcements", title, re.I):
-        return "news"
-    if re.search(r"award|honou?r|prizes", title, re.I):
-        return "awards"
-    if re.search(r"^(?:about|bio|biography)\b", title, re.I):
-        return "about"
-    if re.search(r"publication|paper|preprint|research|thesis|journal|conference", title, re.I):
-        return "papers"
-    return "other"
+    return next((kind for kind, pattern in _KIND_WORDS if pattern.search(title)), "other")
 
 
 def _owner_name(text: str) -> str:
@@ -831,7 +894,7 @@ def _owner_name(text: str) -> str:
     if meta:
         return clean_text(html.unescape(meta.group(1)))
     title = _TITLE_TAG.search(text[:20_000])
-    return clean_text(re.split(r"\s[-|–—:]\s", html.unescape(title.group(1)))[0]) if title else ""
+    return clean_text(_TITLE_SEPARATOR.split(html.unescape(title.group(1)))[0]) if title else ""
 
 
 CASES = (

@@ -43,6 +43,8 @@ _ROLE_HEADINGS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     )
 )
 _PEOPLE_WORDS = re.compile(r"^(?:our |the |lab |group )?(?:people|members|team|current members|lab members)\b", re.I)
+_NEWS_HEADING = re.compile(r"\bnews\b|updates|announcements", re.I)
+_PAPERS_HEADING = re.compile(r"publication|papers|preprints", re.I)
 _HEADING_HTML = re.compile(r"<(h[1-4])\b[^>]*>(.*?)</\1>", re.I | re.S)
 _TAGS = re.compile(r"<[^>]+>")
 _NOW = re.compile(r"\b(?:now|currently|next)\b[\s:]*(?P<now>[^)]+)", re.I)
@@ -79,10 +81,10 @@ class LabExtractor(Extractor):
             elif role is not None and _name_like(section.title):
                 # A person's card: their name as a small heading, details below.
                 records.append(_card_member(section.title, section.lines, role))
-            elif re.search(r"\bnews\b|updates|announcements", section.title, re.I):
+            elif _NEWS_HEADING.search(section.title):
                 role = None
                 records.extend(read_news(section.lines))
-            elif re.search(r"publication|papers|preprints", section.title, re.I):
+            elif _PAPERS_HEADING.search(section.title):
                 role = None
                 records.extend(read_papers(section.lines))
             elif not _PEOPLE_WORDS.match(section.title):
