@@ -28,10 +28,11 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from extractors.base import Case, Extractor
+from extractors.generic import node_text
+from extractors.markdown import front_matter_text, load_yaml, parse_front_matter
 from watcher.records import Award, Document, NewsItem, Paper, Record, Role
 from watcher.text import (
     clean_text,
@@ -57,19 +58,6 @@ __all__ = [
 
 # ---------------------------------------------------------------- markdown basics
 
-# libyaml's loader is ~10x faster than the pure-Python one; both are safe loaders.
-_YAML_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def load_yaml(text: str) -> Any:
-    """YAML as data (None when malformed): front matter and ``_config.yml`` are often hand-edited."""
-    try:
-        return yaml.load(text, Loader=_YAML_LOADER)
-    except (yaml.YAMLError, ValueError):  # ValueError: an impossible date such as 2024-13-01
-        return None
-
-
-_FRONT_MATTER = re.compile(r"\A\ufeff?\s*---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.S)
 _LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]*)>?(?:\s+\"[^\"]*\")?\s*\)")
 _HTML_TAG = re.compile(r"<[^>]+>")
 _LIQUID = re.compile(r"\{%.*?%\}|\{\{.*?\}\}", re.S)
@@ -77,15 +65,6 @@ _EMPHASIS = re.compile(r"(\*{1,3}|_{1,3})(?=\S)(.+?)(?<=\S)\1")
 _BULLET = re.compile(r"^(\s*)(?:[*+\-]|\d+[.)])\s+(.*)$")
 _ATX = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _SETEXT = re.compile(r"^\s{0,3}(=+|-+)\s*$")
-
-
-def parse_front_matter(text: str) -> tuple[dict[str, Any], str]:
-    """A markdown file's YAML front matter (empty when absent or malformed) and its body."""
-    match = _FRONT_MATTER.match(text or "")
-    if not match:
-        return {}, text or ""
-    data = load_yaml(match.group(1))
-    return (data if isinstance(data, dict) else {}), text[match.end():]
 
 
 def strip_markdown(text: str) -> str:
@@ -499,37 +478,24 @@ def citation_authors(citation: str) -> tuple[str, ...]:
 
 def publication_paper(meta: Mapping[str, Any]) -> Paper | None:
     """A Paper from a ``_publications/*.md`` front matter."""
-    title = clean_title(_text(meta.get("title")))
+    title = clean_title(front_matter_text(meta.get("title")))
     if not title:
         return None
-    citation = _text(meta.get("citation"))
-    url = _text(meta.get("paperurl")) or _text(meta.get("url")) or None
-    doi = find_doi(_text(meta.get("doi"))) or find_doi(url) or find_doi(citation)
+    citation = front_matter_text(meta.get("citation"))
+    url = front_matter_text(meta.get("paperurl")) or front_matter_text(meta.get("url")) or None
+    doi = find_doi(front_matter_text(meta.get("doi"))) or find_doi(url) or find_doi(citation)
     return Paper(
         title=title,
         authors=citation_authors(citation),
-        venue=clean_text(strip_markdown(_text(meta.get("venue")))) or None,
-        year=parse_year(_text(meta.get("date"))) or parse_year(_text(meta.get("year"))),
+        venue=clean_text(strip_markdown(front_matter_text(meta.get("venue")))) or None,
+        year=parse_year(front_matter_text(meta.get("date"))) or parse_year(front_matter_text(meta.get("year"))),
         url=url,
         doi=doi,
         arxiv=find_arxiv(url) or find_arxiv(citation),
     )
 
 
-def _text(value: Any) -> str:
-    """A front-matter value as clean text (dates and numbers included; lists joined)."""
-    if value is None:
-        return ""
-    if isinstance(value, (list, tuple)):
-        return ", ".join(_text(v) for v in value)
-    return clean_text(str(value).replace("\ufeff", ""))
-
-
 # ---------------------------------------------------------------- rendered HTML
-
-
-def _node_text(node: LexborNode | None) -> str:
-    return clean_text(node.text(separator=" ")) if node is not None else ""
 
 
 def rendered_records(html: str) -> list[Record]:
@@ -553,12 +519,12 @@ def _item_date(item: LexborNode) -> str | None:
     if time is None:
         return None
     stamp = time.attributes.get("datetime") or ""
-    return parse_date(stamp[:10]) if stamp else parse_date(_node_text(time))
+    return parse_date(stamp[:10]) if stamp else parse_date(node_text(time))
 
 
 def _archive_paper(item: LexborNode) -> Paper | None:
     title_node = item.css_first(".archive__item-title")
-    title = clean_title(_node_text(title_node))
+    title = clean_title(node_text(title_node))
     if not title:
         return None
     link = title_node.css_first("a") if title_node is not None else None
@@ -567,10 +533,10 @@ def _archive_paper(item: LexborNode) -> Paper | None:
     year = parse_year(_item_date(item))
     citation = ""
     for paragraph in item.css("p"):
-        text = _node_text(paragraph)
+        text = node_text(paragraph)
         if text.lower().startswith("published in"):
             emphasis = paragraph.css_first("i, em")
-            venue = _node_text(emphasis) or re.sub(r"(?i)^published in\s*", "", text).split(",")[0]
+            venue = node_text(emphasis) or re.sub(r"(?i)^published in\s*", "", text).split(",")[0]
             year = parse_year(text) or year
         elif text.lower().startswith("recommended citation"):
             citation = re.sub(r"(?i)^recommended citation:\s*", "", text)
@@ -593,11 +559,11 @@ _TALK_LINE = re.compile(
 def _archive_talk(item: LexborNode) -> NewsItem | None:
     """A talk: its date, and "Title, Venue" as the news text."""
     link = item.css_first(".archive__item-title a")
-    title = clean_title(_node_text(item.css_first(".archive__item-title")))
+    title = clean_title(node_text(item.css_first(".archive__item-title")))
     if not title:
         return None
     venue = next(
-        (_TALK_LINE.sub("", _node_text(p)) for p in item.css("p") if _TALK_LINE.match(_node_text(p))), ""
+        (_TALK_LINE.sub("", node_text(p)) for p in item.css("p") if _TALK_LINE.match(node_text(p))), ""
     )
     text = f"{title}, {venue}" if venue else title
     return NewsItem(
@@ -610,7 +576,7 @@ def _rendered_sections(content: LexborNode) -> Iterator[Record]:
     heading = ""
     for node in content.iter():
         if node.tag in {"h1", "h2", "h3"}:
-            heading = _node_text(node)
+            heading = node_text(node)
         elif node.tag == "ul" and heading:
             lines = tuple("* " + (li.html or "") for li in node.iter() if li.tag == "li")
             cleaned = tuple(_html_li_to_markdown(line) for line in lines)
@@ -698,7 +664,7 @@ def config_tagline_role(config: str) -> Role | None:
     """The sidebar tagline (``author: bio:``) as the current position when it reads "Title at/@ Org"."""
     data = load_yaml(config) if config else None
     author = data.get("author") if isinstance(data, dict) else None
-    bio = _text(author.get("bio")) if isinstance(author, dict) else ""
+    bio = front_matter_text(author.get("bio")) if isinstance(author, dict) else ""
     match = re.fullmatch(r"(?P<title>[^,@|]{2,60}?)\s+(?:at|@)\s*(?P<org>[^,@|]{2,80})", bio)
     if match is None or len(match.group("title").split()) > 6:
         return None

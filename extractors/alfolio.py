@@ -29,7 +29,7 @@ sentences that state a position count; research-interest prose never becomes a r
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +38,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from extractors.base import Case, Extractor
 from extractors.bibtex import parse_bibtex
 from extractors.jekyll_data import (
+    first_per_name,
     front_matter,
     markdown_to_text,
     member_from_entry,
@@ -311,7 +312,7 @@ def _parse_bundle(files: Mapping[str, str]) -> list[Record]:
     home = _home_page(files)
     about: list[Record] = _parse_page_source(home) if home else []
     data_members, data_papers = records_from_data({p: t for p, t in files.items() if p.startswith("_data/")})
-    members = _first_per_name([*_people_collection(files), *data_members])
+    members = first_per_name([*_people_collection(files), *data_members])
     return [*papers, *data_papers, *news, *about, *members]
 
 
@@ -368,13 +369,6 @@ def _people_collection(files: Mapping[str, str]) -> list[Member]:
         if (member := member_from_entry(meta, category)) is not None:
             members.append(member)
     return members
-
-
-def _first_per_name(members: Iterable[Member]) -> list[Member]:
-    seen: dict[str, Member] = {}
-    for member in members:
-        seen.setdefault(member.key, member)
-    return list(seen.values())
 
 
 # --- rendered pages --------------------------------------------------------------------

@@ -53,6 +53,7 @@ __all__ = [
     "classify_heading",
     "is_noise",
     "is_text_document",
+    "node_text",
     "parse_award_line",
     "parse_member_line",
     "parse_news_line",
@@ -537,7 +538,7 @@ class _HtmlWalker:
             elif tag in _SKIP_TAGS:
                 pass
             elif tag in _HEADING_TAGS:
-                self.heading(clean_text(child.text(deep=True, separator=" ")), _HEADING_TAGS[tag])
+                self.heading(node_text(child), _HEADING_TAGS[tag])
             elif tag == "br":
                 self.newline()
             elif tag in _BLOCK_TAGS:
@@ -610,6 +611,11 @@ class _HtmlWalker:
         self.newline()
         if text:
             self.headings.append((text, level, len(self.lines)))
+
+
+def node_text(node: LexborNode | None) -> str:
+    """A node's text, its pieces joined by spaces and cleaned ("" for no node)."""
+    return clean_text(node.text(deep=True, separator=" ")) if node is not None else ""
 
 
 def read_html_sections(tree: LexborHTMLParser) -> list[Section]:

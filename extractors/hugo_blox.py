@@ -31,8 +31,10 @@ import bibtexparser
 from bibtexparser.bparser import BibTexParser
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from extractors.academicpages import bio_records, parse_front_matter, strip_markdown
+from extractors.academicpages import bio_records, strip_markdown
 from extractors.base import Case, Extractor
+from extractors.generic import node_text
+from extractors.markdown import front_matter_text, parse_front_matter
 from watcher.records import Award, Document, NewsItem, Paper, Record, Role
 from watcher.text import (
     clean_text,
@@ -56,17 +58,9 @@ _POST = re.compile(r"^content/(?:post|posts|news|blog)/(?:([^/]+)/index\.md|([^/
 _HOME = re.compile(r"^content/(?:home/[^/]+\.md|_index\.md)$")
 
 
-def _text(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, (list, tuple)):
-        return ", ".join(_text(v) for v in value)
-    return clean_text(str(value).replace("\ufeff", ""))
-
-
 def _date(value: Any) -> str | None:
     """Front-matter dates come as strings, dates or datetimes; keep the ISO day."""
-    text = _text(value)
+    text = front_matter_text(value)
     return parse_date(text[:10]) if re.match(r"\d{4}-\d{2}-\d{2}", text) else parse_date(text)
 
 
@@ -76,25 +70,32 @@ def _date(value: Any) -> str | None:
 def publication_paper(meta: Mapping[str, Any], names: Mapping[str, str], bib: str = "") -> Paper | None:
     """A Paper from a publication page's front matter (``cite.bib`` fills in a missing title)."""
     entry = _bib_entry(bib) if bib else {}
-    title = clean_title(_text(meta.get("title")) or entry.get("title"))
+    title = clean_title(front_matter_text(meta.get("title")) or entry.get("title"))
     if not title:
         return None
     authors = meta.get("authors")
-    names_list = [names.get(_text(a), _text(a)) for a in authors] if isinstance(authors, list) else []
+    names_list = (
+        [names.get(front_matter_text(a), front_matter_text(a)) for a in authors] if isinstance(authors, list) else []
+    )
     if not names_list and entry.get("author"):
         names_list = [_bib_name(n) for n in re.split(r"\s+and\s+", entry["author"])]
-    venue = strip_markdown(_text(meta.get("publication"))) or entry.get("journal") or entry.get("booktitle") or ""
+    venue = (
+        strip_markdown(front_matter_text(meta.get("publication")))
+        or entry.get("journal")
+        or entry.get("booktitle")
+        or ""
+    )
     venue = re.sub(r"^In\s+", "", clean_text(venue)).strip(" .,")
-    venue = venue or strip_markdown(_text(meta.get("publication_short")))
+    venue = venue or strip_markdown(front_matter_text(meta.get("publication_short")))
     links = _links(meta)
-    doi = find_doi(_text(meta.get("doi"))) or next((d for d in map(find_doi, links) if d), None)
+    doi = find_doi(front_matter_text(meta.get("doi"))) or next((d for d in map(find_doi, links) if d), None)
     doi = doi or find_doi(entry.get("doi"))
-    arxiv = next((a for a in map(find_arxiv, links) if a), None) or find_arxiv(_text(meta.get("arxiv")))
+    arxiv = next((a for a in map(find_arxiv, links) if a), None) or find_arxiv(front_matter_text(meta.get("arxiv")))
     return Paper(
         title=title,
         authors=tuple(n for n in (clean_text(n) for n in names_list) if n),
         venue=venue or None,
-        year=parse_year(_text(meta.get("date"))[:4]) or parse_year(entry.get("year")),
+        year=parse_year(front_matter_text(meta.get("date"))[:4]) or parse_year(entry.get("year")),
         url=next(iter(links), None),
         doi=doi,
         arxiv=arxiv,
@@ -103,11 +104,13 @@ def publication_paper(meta: Mapping[str, Any], names: Mapping[str, str], bib: st
 
 def _links(meta: Mapping[str, Any]) -> list[str]:
     """The page's outbound links: url_pdf / url_* fields, then the ``links`` list."""
-    found = [_text(meta.get(k)) for k in ("url_pdf", "url_preprint", "url_source", "url_code") if meta.get(k)]
+    found = [
+        front_matter_text(meta.get(k)) for k in ("url_pdf", "url_preprint", "url_source", "url_code") if meta.get(k)
+    ]
     for link in meta.get("links") or ():
         if isinstance(link, Mapping) and link.get("url"):
-            found.append(_text(link.get("url")))
-    hugo_url = _text(meta.get("url"))
+            found.append(front_matter_text(link.get("url")))
+    hugo_url = front_matter_text(meta.get("url"))
     return [u for u in ([hugo_url] if hugo_url.startswith("http") else []) + found if u]
 
 
@@ -132,10 +135,10 @@ def _bib_name(name: str) -> str:
 def author_records(meta: Mapping[str, Any], body: str) -> list[Record]:
     """The profile's stated role, its work/award blocks, and its biography's positions and honours."""
     records: list[Record] = []
-    role = clean_title(strip_markdown(_text(meta.get("role"))))
+    role = clean_title(strip_markdown(front_matter_text(meta.get("role"))))
     organizations = [o for o in meta.get("organizations") or () if isinstance(o, Mapping)]
     if role:
-        organization = _text(organizations[0].get("name")) if organizations else None
+        organization = front_matter_text(organizations[0].get("name")) if organizations else None
         records.append(Role(title=role, organization=organization or None))
     for key in ("work", "experience"):
         records.extend(experience_roles(meta.get(key)))
@@ -153,9 +156,9 @@ def experience_roles(items: Any) -> Iterator[Role]:
     for item in items if isinstance(items, list) else ():
         if not isinstance(item, Mapping):
             continue
-        title = clean_title(strip_markdown(_text(item.get("title") or item.get("position"))))
+        title = clean_title(strip_markdown(front_matter_text(item.get("title") or item.get("position"))))
         company = item.get("company") or item.get("company_name") or item.get("organization")
-        organization = strip_markdown(_text(company))
+        organization = strip_markdown(front_matter_text(company))
         if title:
             yield Role(
                 title=title,
@@ -170,9 +173,9 @@ def award_items(items: Any) -> Iterator[Award]:
     for item in items if isinstance(items, list) else ():
         if not isinstance(item, Mapping):
             continue
-        title = clean_title(strip_markdown(_text(item.get("title") or item.get("name"))))
-        organization = strip_markdown(_text(item.get("awarder") or item.get("organization")))
-        year = parse_year(_text(item.get("date") or item.get("date_start") or item.get("year")))
+        title = clean_title(strip_markdown(front_matter_text(item.get("title") or item.get("name"))))
+        organization = strip_markdown(front_matter_text(item.get("awarder") or item.get("organization")))
+        year = parse_year(front_matter_text(item.get("date") or item.get("date_start") or item.get("year")))
         if title:
             yield Award(title=title, organization=organization or None, year=year)
 
@@ -180,11 +183,11 @@ def award_items(items: Any) -> Iterator[Award]:
 def home_records(meta: Mapping[str, Any]) -> list[Record]:
     """Widget pages (``content/home/experience.md``) and block lists (``sections:`` in ``content/_index.md``)."""
     records: list[Record] = []
-    blocks: list[tuple[str, Any]] = [(_text(meta.get("widget")), meta)]
+    blocks: list[tuple[str, Any]] = [(front_matter_text(meta.get("widget")), meta)]
     for section in meta.get("sections") or ():
         if isinstance(section, Mapping):
             content = section.get("content")
-            blocks.append((_text(section.get("block")), content if isinstance(content, Mapping) else {}))
+            blocks.append((front_matter_text(section.get("block")), content if isinstance(content, Mapping) else {}))
     for kind, content in blocks:
         if not isinstance(content, Mapping):
             continue
@@ -198,7 +201,7 @@ def home_records(meta: Mapping[str, Any]) -> list[Record]:
 def post_news(meta: Mapping[str, Any], url: str | None) -> NewsItem | None:
     if meta.get("draft") is True:
         return None
-    title = clean_title(strip_markdown(_text(meta.get("title"))))
+    title = clean_title(strip_markdown(front_matter_text(meta.get("title"))))
     return NewsItem(text=title, date=_date(meta.get("date")), url=url) if title else None
 
 
@@ -211,7 +214,7 @@ def _author_names(files: Mapping[str, str]) -> dict[str, str]:
     for path, text in files.items():
         if match := _AUTHOR.match(path):
             meta, _ = parse_front_matter(text)
-            name = _text(meta.get("name") or meta.get("title"))
+            name = front_matter_text(meta.get("name") or meta.get("title"))
             if name:
                 names[match.group(1)] = re.sub(r",\s*(?:Ph\.?D|PhD|MD|MSc|MA)\.?$", "", name)
     return names
@@ -246,10 +249,6 @@ def parse_bundle(files: Mapping[str, str]) -> list[Record]:
 # ---------------------------------------------------------------- rendered HTML
 
 
-def _node_text(node: LexborNode | None) -> str:
-    return clean_text(node.text(separator=" ")) if node is not None else ""
-
-
 def rendered_records(html: str) -> list[Record]:
     """Publication and post list items (whichever view) and the experience timeline."""
     tree = LexborHTMLParser(html)
@@ -282,16 +281,16 @@ def _rendered_paper(item: LexborNode) -> Paper | None:
     title_node = _first(item, ".article-title a", "h3 a", ".article-title") or _citation_title(item)
     if title_node is None and item.css_first(".pub-icon") is not None:
         title_node = item.css_first("a")
-    title = clean_title(_node_text(title_node))
+    title = clean_title(node_text(title_node))
     if not title:
         return None
     author_nodes = item.css(".article-metadata span:not(.middot-divider):not(.article-date):not(.pub-publication)")
-    authors = tuple(t for t in (_node_text(n) for n in author_nodes if n.css_first("span") is None) if t)
+    authors = tuple(t for t in (node_text(n) for n in author_nodes if n.css_first("span") is None) if t)
     if not authors:
-        authors = split_authors(_node_text(item.css_first(".article-metadata div, .li-cite-author")))
-    venue = _node_text(item.css_first(".pub-publication")) or _node_text(item.css_first("em"))
-    year = parse_year(_node_text(item.css_first(".article-date"))) or parse_year(
-        re.search(r"\((\d{4})\)", _node_text(item)).group(1) if re.search(r"\((\d{4})\)", _node_text(item)) else None
+        authors = split_authors(node_text(item.css_first(".article-metadata div, .li-cite-author")))
+    venue = node_text(item.css_first(".pub-publication")) or node_text(item.css_first("em"))
+    year = parse_year(node_text(item.css_first(".article-date"))) or parse_year(
+        re.search(r"\((\d{4})\)", node_text(item)).group(1) if re.search(r"\((\d{4})\)", node_text(item)) else None
     )
     hrefs = [a.attributes.get("href") or "" for a in item.css("a")]
     return Paper(
@@ -314,10 +313,10 @@ def _citation_title(item: LexborNode) -> LexborNode | None:
 
 
 def _rendered_post(item: LexborNode) -> NewsItem | None:
-    title = clean_title(_node_text(_first(item, ".article-title", "h3", "a")))
+    title = clean_title(node_text(_first(item, ".article-title", "h3", "a")))
     if not title:
         return None
-    date_text = _node_text(item.css_first(".article-date"))
+    date_text = node_text(item.css_first(".article-date"))
     date = parse_date(date_text) or parse_date(re.sub(r"^(?:Last updated on|Published on)\s*", "", date_text))
     return NewsItem(text=title, date=date, url=_title_link(item))
 
@@ -329,9 +328,9 @@ def _rendered_experience(tree: LexborHTMLParser) -> Iterable[Role]:
     for card in tree.css(".card-body"):
         if card.css_first(".exp-title") is None:
             continue
-        title = clean_title(_node_text(card.css_first(".exp-title")))
-        organization = _node_text(card.css_first(".exp-company"))
-        meta = _node_text(card.css_first(".exp-meta"))
+        title = clean_title(node_text(card.css_first(".exp-title")))
+        organization = node_text(card.css_first(".exp-company"))
+        meta = node_text(card.css_first(".exp-meta"))
         dates = _EXP_DATE.findall(meta)
         start = parse_date(dates[0]) if dates else None
         end = parse_date(dates[1]) if len(dates) > 1 else None

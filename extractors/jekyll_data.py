@@ -43,6 +43,7 @@ from watcher.text import clean_text, find_arxiv, find_doi, parse_date, parse_yea
 __all__ = [
     "CASES",
     "JekyllDataExtractor",
+    "first_per_name",
     "front_matter",
     "load_data",
     "markdown_to_text",
@@ -261,10 +262,11 @@ def records_from_data(files: Mapping[str, str]) -> tuple[list[Member], list[Pape
         data = load_data(path, text)
         members.extend(members_from_data(data, stem))
         papers.extend(papers_from_data(data))
-    return _first_per_name(members), papers
+    return first_per_name(members), papers
 
 
-def _first_per_name(members: Iterable[Member]) -> list[Member]:
+def first_per_name(members: Iterable[Member]) -> list[Member]:
+    """The first member of each name (a person listed in two data files counts once)."""
     seen: dict[str, Member] = {}
     for member in members:
         seen.setdefault(member.key, member)

@@ -16,10 +16,10 @@ Reads:
 
 from __future__ import annotations
 
-from selectolax.lexbor import LexborHTMLParser, LexborNode
+from selectolax.lexbor import LexborHTMLParser
 
 from extractors.base import Case, Extractor
-from extractors.generic import read_html_sections, records_from_sections
+from extractors.generic import node_text, read_html_sections, records_from_sections
 from extractors.meta import records_from_tree
 from watcher.records import Document, Member, Paper, Record, Role
 from watcher.text import clean_text, clean_title, find_arxiv, find_doi, parse_year
@@ -27,22 +27,18 @@ from watcher.text import clean_text, clean_title, find_arxiv, find_doi, parse_ye
 __all__ = ["ProfileExtractor", "read_pure_outputs", "read_pure_people"]
 
 
-def _text(node: LexborNode | None) -> str:
-    return clean_text(node.text(deep=True, separator=" ")) if node is not None else ""
-
-
 def read_pure_outputs(tree: LexborHTMLParser) -> list[Record]:
     """Papers from Pure research-output renderings."""
     papers: list[Record] = []
     for item in tree.css(".rendering_researchoutput"):
-        title = clean_title(_text(item.css_first(".title")))
+        title = clean_title(node_text(item.css_first(".title")))
         if not title:
             continue
-        authors = tuple(dict.fromkeys(_text(a) for a in item.css("a.person, span.person") if _text(a)))
-        venue = _text(item.css_first(".journal, .event, .host-publication, .book-title")) or None
-        year = parse_year(_text(item.css_first(".date")))
+        authors = tuple(dict.fromkeys(node_text(a) for a in item.css("a.person, span.person") if node_text(a)))
+        venue = node_text(item.css_first(".journal, .event, .host-publication, .book-title")) or None
+        year = parse_year(node_text(item.css_first(".date")))
         hrefs = [a.attributes.get("href") or "" for a in item.css("a")]
-        doi = next((d for d in map(find_doi, hrefs) if d), None) or find_doi(_text(item.css_first(".doi")))
+        doi = next((d for d in map(find_doi, hrefs) if d), None) or find_doi(node_text(item.css_first(".doi")))
         arxiv = next((x for x in map(find_arxiv, hrefs) if x), None)
         link = item.css_first(".title a")
         url = link.attributes.get("href") if link is not None else None
@@ -58,10 +54,10 @@ def read_pure_people(tree: LexborHTMLParser) -> list[Record]:
     """Members from Pure person renderings (a people directory)."""
     people: list[Record] = []
     for item in tree.css(".rendering_person"):
-        name = clean_text(_text(item.css_first(".title")))
+        name = clean_text(node_text(item.css_first(".title")))
         if not name:
             continue
-        role = _text(item.css_first(".job-title, .minor, .relations.organisations .job")) or None
+        role = node_text(item.css_first(".job-title, .minor, .relations.organisations .job")) or None
         link = item.css_first(".title a")
         people.append(Member(name=name, role=role, url=link.attributes.get("href") if link is not None else None))
     return people
@@ -71,10 +67,10 @@ def _own_role(tree: LexborHTMLParser) -> list[Record]:
     header = tree.css_first(".person-details, .header.person-details")
     if header is None:
         return []
-    title = _text(header.css_first(".job-title"))
+    title = node_text(header.css_first(".job-title"))
     if not title:
         return []
-    organisation = _text(header.css_first(".organisation, .organisations a")) or None
+    organisation = node_text(header.css_first(".organisation, .organisations a")) or None
     return [Role(title=clean_title(title), organization=organisation)]
 
 
