@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
-from deepdiff import DeepDiff
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
@@ -203,6 +202,9 @@ def meaningful_delta(kind: str, before: Mapping[str, Any], after: Mapping[str, A
     new_view = {name: _comparable(name, after.get(name)) for name in rules}
     if old_view == new_view:
         return {}
+    # Imported here: only an item whose meaningful fields differ needs deepdiff (about 60 ms to import).
+    from deepdiff import DeepDiff
+
     found = DeepDiff(old_view, new_view, ignore_order=True, view="tree")
     changed = {level.path(output_format="list")[0] for levels in found.values() for level in levels}
     return {

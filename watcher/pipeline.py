@@ -15,14 +15,13 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequenc
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session
 
 from extractors import by_name
 from watcher.config import Config
-from watcher.diff import DiffResult, StoredItem, diff_items
 from watcher.errors import ExtractionError, FetchError, WatcherError
 from watcher.extract import Extraction, extract_records, wanted_repository_path
 from watcher.fetch import Fetcher, FetchSettings
@@ -31,6 +30,9 @@ from watcher.records import Document, Record, record_fields
 from watcher.snapshot import Fetched, bundle_body, load_body, load_bundle, record_snapshot
 from watcher.store.db import Database, utcnow
 from watcher.store.models import Change, Item, Snapshot, Source
+
+if TYPE_CHECKING:
+    from watcher.diff import DiffResult
 
 __all__ = ["CheckOutcome", "Services", "check_source", "check_sources", "open_services", "read_document"]
 
@@ -419,6 +421,10 @@ def _apply_extraction(
     started: float,
 ) -> CheckOutcome:
     """Diff the new reading against the stored items and record it all in one transaction."""
+    # Imported here: the diff engine (deepdiff, numpy, rapidfuzz) costs about 0.1 s of start-up
+    # that a re-check answered only by 304s never needs.
+    from watcher.diff import StoredItem, diff_items
+
     now = services.now()
     source = session.get(Source, view.id)
     assert source is not None
