@@ -381,6 +381,8 @@ _LINK_WORDS = re.compile(
 _TITLE_CLASSES = frozenset(
     f".{kind}{sep}title" for kind in ("", "paper", "pub", "publication", "article", "entry") for sep in ("", "-", "_")
 )
+_EXPLICIT_TITLE = ("papertitle", ".papertitle")
+_BOLD = ("b", "strong")
 _ASCII_DIGIT = re.compile(r"[0-9]")
 _NAME_WORD = re.compile(r"^(?:[A-ZÀ-ÞĀ-ſ][\w'’.\-]*|[a-z]{1,3}|d'\w+|\w\.|[A-Z]\.[A-Z]\.?)$")
 _YEAR_RE = re.compile(r"(?<!\d)(?:19[5-9]\d|20\d\d)(?!\d)")
@@ -429,21 +431,27 @@ def _title_at(lines: Sequence[Line], i: int, authors: dict[int, bool]) -> _Entry
     text = line.text
     if line.heading or not text:
         return None
-    explicit = line.marked("papertitle", ".papertitle")
+    # Every marker on the line at once, so the texts below are only gathered when present.
+    present = frozenset().union(*[s.markers for s in line.segments])
+    explicit = "" if present.isdisjoint(_EXPLICIT_TITLE) else line.marked(*_EXPLICIT_TITLE)
     if explicit:
-        return _Entry(explicit, i, _href_of(line, "papertitle", ".papertitle"))
+        return _Entry(explicit, i, _href_of(line, *_EXPLICIT_TITLE))
     # The line's own test first: it is cheaper and fails far more often than the author test.
-    title = _classed_or_bold_title(line)
+    title = _classed_or_bold_title(line, present)
     if title is None or i + 1 >= len(lines) or not _author_like_at(lines, i + 1, authors):
         return None
     return _Entry(title, i, _first_href(line))
 
 
-def _classed_or_bold_title(line: Line) -> str | None:
-    classed = clean_text("".join([s.text for s in line.segments if not s.markers.isdisjoint(_TITLE_CLASSES)]))
-    if classed and _title_like(classed):
-        return classed
-    bold = line.marked("b", "strong")
+def _classed_or_bold_title(line: Line, present: frozenset[str]) -> str | None:
+    """``present``: every marker on the line."""
+    if not present.isdisjoint(_TITLE_CLASSES):
+        classed = clean_text("".join([s.text for s in line.segments if not s.markers.isdisjoint(_TITLE_CLASSES)]))
+        if classed and _title_like(classed):
+            return classed
+    if present.isdisjoint(_BOLD):
+        return None
+    bold = line.marked(*_BOLD)
     if bold and _covers(bold, line.text) and _title_like(bold):
         return bold
     return None
@@ -472,9 +480,10 @@ def _read_entry(
     links: list[tuple[str, str]] = list(lines[entry.start].links())
     while j < len(lines) and not lines[j].heading and titles[j] is None and j - entry.start <= 6:
         line = lines[j]
-        if venue is None and _venue_like(line):
-            venue = _venue_text(line)
-        elif not _link_line(line):
+        stripped = _strip_link_words(line)  # read once for the venue and link-line tests
+        if venue is None and _venue_like(line, stripped):
+            venue = _venue_text(line, stripped)
+        elif not _link_line(line, stripped):
             break
         links.extend(line.links())
         j += 1
@@ -545,18 +554,19 @@ def _authors_of(line: Line) -> tuple[str, ...]:
     return tuple(n.strip() for n in _split_names(line.text) if n.strip())
 
 
-def _venue_like(line: Line) -> bool:
+def _venue_like(line: Line, stripped: str | None = None) -> bool:
+    """``stripped``: the line's ``_strip_link_words``, when the caller has it already."""
     if line.has(".venue", ".pub-venue", ".journal", ".conference"):
         return True
-    text = _strip_link_words(line)
+    text = _strip_link_words(line) if stripped is None else stripped
     if not text or len(text) > 200:
         return False
     return bool(_YEAR_RE.search(text)) or line.has("em", "i")
 
 
-def _venue_text(line: Line) -> str | None:
+def _venue_text(line: Line, stripped: str | None = None) -> str | None:
     classed = clean_text(line.marked(".venue", ".pub-venue", ".journal", ".conference"))
-    text = classed or _strip_link_words(line)
+    text = classed or (_strip_link_words(line) if stripped is None else stripped)
     text = _VENUE_LEAD.sub("", text)
     return clean_text(text.strip(" .,;/|-")) or None
 
@@ -569,12 +579,13 @@ def _strip_link_words(line: Line) -> str:
     return clean_text(_TRAILING_SEPARATORS.sub("", text))
 
 
-def _link_line(line: Line) -> bool:
+def _link_line(line: Line, stripped: str | None = None) -> bool:
     """A line of link labels: "[Paper (pdf)(official)] [Bibtex]", "project page / code"."""
-    linked = clean_text("".join(s.text for s in line.segments if s.href is not None))
-    words = _LABEL_SPLIT.split(_strip_link_words(line))
-    rest = "".join(w for w in words if w and not _LINK_WORDS.match(w))
-    return bool(linked) and len(rest) <= 3
+    if not clean_text("".join([s.text for s in line.segments if s.href is not None])):
+        return False
+    words = _LABEL_SPLIT.split(_strip_link_words(line) if stripped is None else stripped)
+    rest = "".join([w for w in words if w and not _LINK_WORDS.match(w)])
+    return len(rest) <= 3
 
 
 def _href_of(line: Line, *markers: str) -> str | None:
