@@ -9,7 +9,7 @@ a backlog drains without waiting for the next tick.
 
 Several daemons may share one PostgreSQL: ``FOR UPDATE SKIP LOCKED`` plus leases make each
 due check run in exactly one of them. A daemon renews the leases of its running checks
-every third of ``lease``, so a slow check keeps its source; a daemon killed with -9 stops
+every third of ``lease`` (from a thread of its own), so a slow check keeps its source; a daemon killed with -9 stops
 renewing, its leases expire within ``lease``, and the others pick its sources up.
 
 Per-host politeness is per daemon: N daemons may each hold up to ``per_host_limit``
@@ -38,6 +38,8 @@ import os
 import secrets
 import signal
 import socket
+import threading
+import time
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
@@ -253,6 +255,53 @@ def start_metrics(port: int | None, address: str = "127.0.0.1") -> DaemonMetrics
 # -- the daemon ------------------------------------------------------------------------
 
 
+class _LeaseKeeper:
+    """Renews the leases of running checks from a thread of its own, every third of a lease.
+
+    A thread, not a scheduler job: checks do blocking database work on the event loop and
+    the loop's worker threads may all be busy, and neither may delay a renewal past the
+    lease. A check running longer than ``max_hold`` is no longer renewed, so a hung check
+    gives its source up within one lease.
+    """
+
+    def __init__(
+        self, db: Database, owner: str, lease: timedelta, now: Callable[[], datetime], max_hold: timedelta
+    ) -> None:
+        self.db, self.owner, self.lease, self.now, self.max_hold = db, owner, lease, now, max_hold
+        self._held: dict[int, float] = {}
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="watcher-lease-keeper", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def hold(self, source_ids: list[int]) -> None:
+        started = time.monotonic()
+        with self._lock:
+            self._held.update((source_id, started) for source_id in source_ids)
+
+    def drop(self, source_id: int) -> None:
+        with self._lock:
+            self._held.pop(source_id, None)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.lease.total_seconds() / 3):
+            oldest = time.monotonic() - self.max_hold.total_seconds()
+            with self._lock:
+                ids = [source_id for source_id, started in self._held.items() if started >= oldest]
+            if not ids:
+                continue
+            try:
+                renew_leases(self.db, self.owner, ids, self.now(), lease=self.lease)
+            except WatcherError as exc:
+                log.error("renew-failed", extra={"fields": {"error": str(exc)}})
+
+
 @dataclass(kw_only=True)
 class _Daemon:
     """One daemon run's moving parts (created and owned by ``run_daemon``)."""
@@ -264,6 +313,7 @@ class _Daemon:
     max_parallel: int
     now: Callable[[], datetime]
     metrics: DaemonMetrics | None
+    keeper: _LeaseKeeper
     in_flight: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     stopping: bool = False
     claim_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -303,6 +353,7 @@ class _Daemon:
                 return
             # A full batch suggests more is due: refill as soon as a slot frees up.
             self.backlog = len(ids) == free
+            self.keeper.hold(ids)
             for source_id in ids:
                 task = asyncio.create_task(self.check(source_id), name=f"check-{source_id}")
                 self.in_flight[source_id] = task
@@ -327,6 +378,7 @@ class _Daemon:
             log.error("finish-failed", extra={"fields": {"source_id": source_id, "error": str(exc)}})
         finally:
             self.in_flight.pop(source_id, None)
+            self.keeper.drop(source_id)
         line = CheckLine.of(outcome)
         log.info("check", extra={"fields": line.fields()})
         if self.metrics:
@@ -334,16 +386,6 @@ class _Daemon:
             self.metrics.in_flight.set(len(self.in_flight))
         if self.backlog and not self.stopping:
             self.spawn(self.claim_and_start())
-
-    async def renew(self) -> None:
-        """Keep the leases of running checks alive (a dead daemon's lapse within one lease)."""
-        ids = list(self.in_flight)
-        if not ids:
-            return
-        try:
-            await asyncio.to_thread(renew_leases, self.db, self.owner, ids, self.now(), lease=self.lease)
-        except WatcherError as exc:
-            log.error("renew-failed", extra={"fields": {"error": str(exc)}})
 
     async def dispatch(self) -> None:
         """Send due deliveries (notify's outbox), one batch per call."""
@@ -447,9 +489,6 @@ async def _scheduler(daemon: _Daemon, tick: timedelta, dispatch_every: timedelta
         next_run_time=datetime.now(UTC), **every,
     )
     scheduler.add_job(
-        daemon.renew, "interval", seconds=daemon.lease.total_seconds() / 3, id="renew", **every
-    )
-    scheduler.add_job(
         daemon.refresh_gauges, "interval", seconds=15, id="gauges", next_run_time=datetime.now(UTC), **every
     )
     scheduler.start()
@@ -491,10 +530,11 @@ async def run_daemon(
         if config_path is not None:
             await asyncio.to_thread(_load_and_sync, db, config_path, now())
 
+        keeper = _LeaseKeeper(db, owner, lease, now, max_hold=max(lease * 3, timedelta(minutes=15)))
         async with services_factory() as services:
             daemon = _Daemon(
                 db=db, services=services, owner=owner, lease=lease, max_parallel=max_parallel, now=now,
-                metrics=metrics,
+                metrics=metrics, keeper=keeper,
             )
 
             def reload() -> None:
@@ -506,12 +546,16 @@ async def run_daemon(
                 "daemon-started",
                 extra={"fields": {"owner": owner, "database": db.display_url, "tick_s": tick.total_seconds()}},
             )
-            with _signal_handlers(loop, handlers):
-                async with _scheduler(daemon, tick, dispatch_every or max(tick, timedelta(seconds=5))):
-                    await stop.wait()
-                    log.info("daemon-stopping", extra={"fields": {"in_flight": len(daemon.in_flight)}})
-                released = await daemon.drain(grace)
-                await _flush_deliveries(daemon)
+            keeper.start()
+            try:
+                with _signal_handlers(loop, handlers):
+                    async with _scheduler(daemon, tick, dispatch_every or max(tick, timedelta(seconds=5))):
+                        await stop.wait()
+                        log.info("daemon-stopping", extra={"fields": {"in_flight": len(daemon.in_flight)}})
+                    released = await daemon.drain(grace)
+            finally:
+                await asyncio.to_thread(keeper.stop)
+            await _flush_deliveries(daemon)
             log.info("daemon-stopped", extra={"fields": {"owner": owner, "released": released}})
 
 
