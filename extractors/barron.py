@@ -170,7 +170,11 @@ def page_lines(text: str) -> list[Line]:
     if not text.strip():
         return []
     tree = LexborHTMLParser(text)
-    tree.strip_tags(list(_SKIPPED))
+    # Each stripped tag is a walk over the whole tree; a tag absent from the source has nothing to strip.
+    lowered = text.lower()
+    present = [tag for tag in _SKIPPED if f"<{tag}" in lowered]
+    if present:
+        tree.strip_tags(present)
     body = tree.body
     if body is None:
         return []
@@ -268,7 +272,7 @@ def _flush_line(lines: list[Line], pending: list[tuple[str, frozenset[str], str 
         return
     text = clean_text("".join([p[0] for p in pending]))
     if text:
-        lines.append(Line(tuple(Segment(t, m, h) for t, m, h in pending), heading, text))
+        lines.append(Line(tuple([Segment(t, m, h) for t, m, h in pending]), heading, text))
 
 
 def _open_heading(stack: Sequence[tuple[str, frozenset[str], int, str | None, bool, int, frozenset[str]]]) -> int:
@@ -293,7 +297,7 @@ def _tag_info(raw_tag: str, attrs: str) -> _TagInfo:
         tag in _VOID or attrs.rstrip().endswith("/"),
         tag in {"nav", "footer"} or hidden,
         _markers(tag, attrs) if classed else frozenset([tag]),
-        _attr(_HREF, attrs) if tag == "a" else None,
+        _href(attrs) if tag == "a" else None,
     )
 
 
@@ -302,11 +306,20 @@ def _markers(tag: str, attrs: str) -> frozenset[str]:
     return frozenset([tag, *(f".{c}" for c in classes)])
 
 
+def _href(attrs: str) -> str | None:
+    # The parser writes a link with no other attribute as ` href="..."` (quotes inside escaped).
+    if attrs.startswith(' href="') and attrs.endswith('"') and attrs.count('"') == 2:
+        return html.unescape(attrs[7:-1]).strip()
+    return _attr(_HREF, attrs)
+
+
 def _attr(pattern: re.Pattern[str], attrs: str) -> str | None:
     match = pattern.search(attrs)
     if not match:
         return None
-    return html.unescape(next(g for g in match.groups() if g is not None)).strip()
+    double, single, bare = match.groups()
+    value = double if double is not None else single if single is not None else bare
+    return html.unescape(value).strip()
 
 
 def _is_hidden(attrs: str) -> bool:
