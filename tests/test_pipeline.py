@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from watcher.fetch import FetchSettings
-from watcher.pipeline import CheckOutcome, check_source, open_services
+from watcher.pipeline import CheckOutcome, check_source, check_sources, open_services
 from watcher.sources import add_source
 from watcher.store.db import Database
 from watcher.store.models import Change, Item, Snapshot, Source
@@ -72,6 +72,15 @@ def changes_of(database: Database) -> list[tuple[str, str, str]]:
     with database.session() as session:
         rows = session.scalars(select(Change).order_by(Change.id)).all()
         return [(c.kind, c.change, (c.after or c.before or {}).get("title", "")) for c in rows]
+
+
+def run_checks(database: Database, source_ids: list[int], clock: Callable[[], datetime]) -> list[CheckOutcome]:
+    async def go() -> list[CheckOutcome]:
+        settings = FetchSettings(host_delay=0.0, retries=0, deadline=5.0)
+        async with open_services(database, None, settings=settings, now=clock, notifiers=()) as services:
+            return await check_sources(services, source_ids)
+
+    return asyncio.run(go())
 
 
 def test_first_check_is_a_silent_baseline(watched: tuple[Database, StaticSite, int, Clock]) -> None:
@@ -188,3 +197,32 @@ def test_server_error_is_recorded_and_keeps_items(watched: tuple[Database, Stati
     assert run_check(database, source_id, clock).status == "unchanged"
     with database.session() as session:
         assert session.get(Source, source_id).failures == 0
+
+
+def test_robots_txt_is_reused_by_later_checks_for_a_day(watched: tuple[Database, StaticSite, int, Clock]) -> None:
+    database, site, source_id, clock = watched
+    site.set("/robots.txt", Page("User-agent: *\nDisallow: /private/\n", content_type="text/plain"))
+    with database.session() as session:
+        base = session.get_one(Source, source_id).url.rstrip("/")
+        private_id = add_source(session, f"{base}/private/page", now=clock(), name="hidden").id
+    first = run_checks(database, [source_id, private_id], clock)
+    assert [o.status for o in first] == ["baseline", "error"]
+    assert site.count("/robots.txt") == 1
+    clock.tick(hours=23)
+    second = run_checks(database, [source_id, private_id], clock)
+    # The kept rules still apply: the page is checked, the disallowed path is not fetched.
+    assert [o.status for o in second] == ["unchanged", "error"]
+    assert "robots.txt" in (second[1].error or "")
+    assert site.count("/robots.txt") == 1
+    assert site.count("/private/page") == 0
+    clock.tick(hours=2)
+    run_checks(database, [source_id], clock)
+    assert site.count("/robots.txt") == 2
+
+
+def test_unavailable_robots_txt_is_asked_again(watched: tuple[Database, StaticSite, int, Clock]) -> None:
+    database, site, source_id, clock = watched
+    site.set("/robots.txt", Page("down", status=503, content_type="text/plain"))
+    run_checks(database, [source_id], clock)
+    run_checks(database, [source_id], clock)
+    assert site.count("/robots.txt") == 2

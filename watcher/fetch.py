@@ -2,10 +2,11 @@
 
 A ``Fetcher`` owns one shared ``httpx.AsyncClient`` and, per host, a concurrency limit and a
 minimum gap between request starts; both are shared by every call on that ``Fetcher``. It reads
-robots.txt once per origin, sends conditional GETs, follows a bounded number of redirects (each
-hop passes the robots check and its host's limits), caps the *decoded* body, and retries only
-transient failures (connection errors, timeouts, 5xx, 429) with exponential backoff, honouring
-``Retry-After``. Every failure is a ``FetchError`` with a one-line message and ``retryable``.
+robots.txt once per origin (or takes the body an earlier check kept, ``reuse_robots``), sends
+conditional GETs, follows a bounded number of redirects (each hop passes the robots check and
+its host's limits), caps the *decoded* body, and retries only transient failures (connection
+errors, timeouts, 5xx, 429) with exponential backoff, honouring ``Retry-After``. Every failure
+is a ``FetchError`` with a one-line message and ``retryable``.
 
 ``file://`` URLs and plain paths are read from disk and answered in the same ``FetchResult``
 shape, with a content hash as ETag so an unchanged file is "not modified".
@@ -206,6 +207,10 @@ class Fetcher:
         self._gates: dict[str, _HostGate] = {}
         self._robots: dict[str, Protego | None] = {}
         self._robots_locks: dict[str, asyncio.Lock] = {}
+        #: robots.txt bodies from earlier checks (origin -> body; None: no rules) and the
+        #: definitive answers fetched here, which the caller may keep for later checks.
+        self._known_robots: dict[str, str | None] = {}
+        self._fetched_robots: dict[str, str | None] = {}
 
     async def __aenter__(self) -> Fetcher:
         settings = self.settings
@@ -234,6 +239,21 @@ class Fetcher:
             self._client = None
 
     # -- public ------------------------------------------------------------------------
+    def reuse_robots(self, bodies: Mapping[str, str | None]) -> None:
+        """Use these robots.txt bodies (origin -> text; ``None``: no rules) instead of fetching them.
+
+        The caller answers for their freshness: the pipeline keeps them a day, as RFC 9309 allows.
+        """
+        self._known_robots.update(bodies)
+
+    def take_fetched_robots(self) -> dict[str, str | None]:
+        """The robots.txt answers fetched since the last call that may be reused: 2xx bodies, 4xx as ``None``.
+
+        Unreachable origins, 429 and 5xx are left out, so the next check asks again.
+        """
+        fetched, self._fetched_robots = self._fetched_robots, {}
+        return fetched
+
     async def fetch(
         self,
         url: str,
@@ -432,7 +452,10 @@ class Fetcher:
         lock = self._robots_locks.setdefault(origin, asyncio.Lock())
         async with lock:
             if origin not in self._robots:
-                rules = await self._load_robots(origin)
+                if origin in self._known_robots:
+                    rules = _parse_robots(origin, self._known_robots[origin])
+                else:
+                    rules = await self._load_robots(origin)
                 self._robots[origin] = rules
                 self._apply_crawl_delay(target, rules)
             return self._robots[origin]
@@ -457,13 +480,12 @@ class Fetcher:
         except (FetchError, _Transient) as exc:
             log.debug("robots.txt of %s unavailable, allowing all: %s", origin, exc)
             return None
+        if 400 <= result.status < 500:
+            self._fetched_robots[origin] = None
         if not 200 <= result.status < 300:
             return None
-        try:
-            return Protego.parse(result.text)
-        except Exception as exc:  # a broken robots.txt is a site bug; do not let it block fetches
-            log.debug("robots.txt of %s unparsable, allowing all: %s", origin, exc)
-            return None
+        self._fetched_robots[origin] = result.text
+        return _parse_robots(origin, result.text)
 
     def _apply_crawl_delay(self, target: httpx.URL, rules: Protego | None) -> None:
         delay = rules.crawl_delay(self.settings.user_agent) if rules is not None else None
@@ -675,6 +697,16 @@ def _parse_retry_after(value: str | None, now: float) -> float | None:
 def _host_key(url: httpx.URL) -> str:
     # Politeness is per server: host and port (two local test servers are two hosts).
     return f"{url.host}:{url.port or ''}"
+
+
+def _parse_robots(origin: str, body: str | None) -> Protego | None:
+    if body is None:
+        return None
+    try:
+        return Protego.parse(body)
+    except Exception as exc:  # a broken robots.txt is a site bug; do not let it block fetches
+        log.debug("robots.txt of %s unparsable, allowing all: %s", origin, exc)
+        return None
 
 
 def _origin(url: httpx.URL) -> str:

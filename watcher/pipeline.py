@@ -14,10 +14,10 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from extractors import by_name
@@ -29,7 +29,7 @@ from watcher.normalise import normalise_records
 from watcher.records import Document, Record, record_fields
 from watcher.snapshot import Fetched, bundle_body, load_body, load_bundle, record_snapshot
 from watcher.store.db import Database, utcnow
-from watcher.store.models import Change, Item, Snapshot, Source
+from watcher.store.models import Change, Item, RobotsTxt, Snapshot, Source
 
 if TYPE_CHECKING:
     from watcher.diff import DiffResult
@@ -38,6 +38,10 @@ __all__ = ["CheckOutcome", "Services", "check_source", "check_sources", "open_se
 
 #: Consecutive failures after which the operator is told (once) that a source is failing.
 ALERT_AFTER_FAILURES = 5
+#: How long a fetched robots.txt is reused by later checks: RFC 9309 lets crawlers cache it
+#: for up to 24 hours. A re-check of unchanged pages then costs one request per page, not
+#: one more per host.
+ROBOTS_REUSE = timedelta(hours=24)
 
 
 @dataclass(kw_only=True)
@@ -226,6 +230,7 @@ async def check_sources(
     gate = asyncio.Semaphore(concurrency)
     with services.db.session() as session:
         views = _load_views(session, source_ids)
+        services.fetcher.reuse_robots(_fresh_robots(session, services.now()))
     batch = _UnchangedBatch(services)
 
     async def one(source_id: int) -> CheckOutcome:
@@ -246,6 +251,7 @@ async def check_sources(
         return list(await asyncio.gather(*(one(i) for i in source_ids)))
     finally:
         batch.flush()
+        _keep_robots(services)
 
 
 class _UnchangedBatch:
@@ -292,6 +298,28 @@ class _UnchangedBatch:
         with self.services.db.session() as session:
             session.execute(insert(Snapshot), snapshots)
             session.execute(update(Source), sources)
+
+
+def _fresh_robots(session: Session, now: datetime) -> dict[str, str | None]:
+    """The robots.txt bodies fetched less than ``ROBOTS_REUSE`` ago, by origin."""
+    rows = session.execute(select(RobotsTxt.origin, RobotsTxt.body).where(RobotsTxt.fetched_at > now - ROBOTS_REUSE))
+    return {origin: body for origin, body in rows}
+
+
+def _keep_robots(services: Services) -> None:
+    """Store the robots.txt answers this check fetched, replacing older ones of the same origins."""
+    fetched = services.fetcher.take_fetched_robots()
+    if not fetched:
+        return
+    now = services.now()
+    origins = list(fetched)
+    with services.db.session() as session:
+        # Chunks keep the IN list under SQLite's bound-parameter limit.
+        for start in range(0, len(origins), 500):
+            session.execute(delete(RobotsTxt).where(RobotsTxt.origin.in_(origins[start : start + 500])))
+        session.execute(
+            insert(RobotsTxt), [{"origin": origin, "fetched_at": now, "body": body} for origin, body in fetched.items()]
+        )
 
 
 def _load_view(session: Session, source_id: int) -> _SourceView:

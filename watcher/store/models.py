@@ -108,6 +108,19 @@ class Body(Base):
     data: Mapped[bytes] = mapped_column(LargeBinary)
 
 
+class RobotsTxt(Base):
+    """An origin's robots.txt as last fetched, reused across checks for a day (RFC 9309 allows 24 h).
+
+    ``body`` is ``None`` when the origin answered 4xx: no rules, everything allowed.
+    """
+
+    __tablename__ = "robots_txt"
+
+    origin: Mapped[str] = mapped_column(String(300), primary_key=True)
+    fetched_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    body: Mapped[str | None] = mapped_column(Text)
+
+
 class Snapshot(Base):
     """One fetch of a source and what came of it."""
 
