@@ -201,6 +201,7 @@ def _build_lines(body_html: str) -> list[Line]:
     heading = 0
     skipping = 0
     headings_open = 0
+    line_no = 0  # len(lines), kept up to date after each flush
     infos: dict[tuple[str, str], _TagInfo] = {}
     for closing, raw_tag, attrs, text in _TOKEN.findall(body_html):
         if text:
@@ -213,7 +214,7 @@ def _build_lines(body_html: str) -> list[Line]:
             if stack:
                 top = stack[-1]
                 # Elements opened since the line began sit on top of the stack.
-                pending.append((text, top[6] if top[2] == len(lines) else _NO_MARKERS, top[3]))
+                pending.append((text, top[6] if top[2] == line_no else _NO_MARKERS, top[3]))
             else:
                 pending.append((text, _NO_MARKERS, None))
             continue
@@ -242,6 +243,7 @@ def _build_lines(body_html: str) -> list[Line]:
                 if pending:
                     _flush_line(lines, pending, heading)
                     pending = []
+                    line_no = len(lines)
                 heading = _open_heading(stack) if headings_open else 0
             if level and not skipping:
                 heading = heading or level
@@ -249,7 +251,6 @@ def _build_lines(body_html: str) -> list[Line]:
                 continue
             skipping += hidden
             headings_open += level > 0
-            line_no = len(lines)
             if stack:
                 parent = stack[-1]
                 # Every element carries the link it sits in, so text finds it at the top.
@@ -262,6 +263,7 @@ def _build_lines(body_html: str) -> list[Line]:
         if pending:
             _flush_line(lines, pending, heading)
             pending = []
+            line_no = len(lines)
         heading = _open_heading(stack) if headings_open else 0
     _flush_line(lines, pending, heading)
     return lines
