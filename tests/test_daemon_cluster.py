@@ -16,20 +16,18 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import psycopg
 import pytest
 import yaml
 from aiohttp import web
+from pg import fresh_postgres_database
 from servers import serve
 from sqlalchemy import func, select
-from sqlalchemy.engine import make_url
 
 from watcher.config import load_config
 from watcher.daemon import sync_config
@@ -118,18 +116,8 @@ class Receiver:
 
 @pytest.fixture
 def postgres_url() -> Iterator[str]:
-    if not POSTGRES_URL:
-        pytest.skip("WATCHER_TEST_POSTGRES_URL is not set (e.g. postgresql://postgres@127.0.0.1/watcher_test)")
-    name = f"watcher_cluster_{uuid.uuid4().hex[:10]}"
-    admin = make_url(POSTGRES_URL).set(drivername="postgresql")
-    admin_url = admin.render_as_string(hide_password=False)
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield admin.set(database=name).render_as_string(hide_password=False)
-    finally:
-        with psycopg.connect(admin_url, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with fresh_postgres_database() as url:
+        yield url
 
 
 @dataclass

@@ -8,12 +8,14 @@ import random
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from datetime import UTC, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from notify_support import SECRET, T0, Clock, Receiver, add_change, add_source, make_db, paper
+from pg import fresh_postgres_database
 from servers import serve
 from sqlalchemy import select
 
@@ -313,30 +315,12 @@ def test_crash_after_send_resends_with_the_same_webhook_id(tmp_path: Path) -> No
 
 
 @pytest.fixture
-def pg_db() -> Any:
-    url = os.environ.get("WATCHER_TEST_POSTGRES_URL")
-    if not url:
-        pytest.skip("WATCHER_TEST_POSTGRES_URL is not set (PostgreSQL outbox claim test)")
-    from sqlalchemy import create_engine, text
-    from sqlalchemy.engine import make_url
-
-    from watcher.store.db import normalise_url
-
-    # A private database, so concurrent test runs and other suites cannot interfere.
-    name = f"watcher_notify_{os.getpid()}"
-    admin = create_engine(normalise_url(url), isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    db = Database(make_url(normalise_url(url)).set(database=name).render_as_string(hide_password=False))
-    db.ensure_schema()
-    try:
+def pg_db() -> Iterator[Database]:
+    with fresh_postgres_database() as url:
+        db = Database(url)
+        db.ensure_schema()
         yield db
-    finally:
         db.dispose()
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 @pytest.mark.postgres

@@ -4,16 +4,11 @@ from __future__ import annotations
 
 import os
 import threading
-import uuid
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
-import psycopg
 import pytest
 from sqlalchemy import select
-from sqlalchemy.engine import make_url
 
 from watcher.errors import ConfigError
 from watcher.schedule import (
@@ -134,41 +129,10 @@ def test_bad_cron_or_timezone_is_a_config_error() -> None:
 # -- claiming and leases -------------------------------------------------------------
 
 
-def _create_postgres_database() -> tuple[str, str]:
-    assert POSTGRES_URL
-    name = f"watcher_sched_{uuid.uuid4().hex[:10]}"
-    admin = make_url(POSTGRES_URL).set(drivername="postgresql")
-    with psycopg.connect(admin.render_as_string(hide_password=False), autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    return admin.set(database=name).render_as_string(hide_password=False), name
-
-
-def _drop_postgres_database(name: str) -> None:
-    assert POSTGRES_URL
-    admin = make_url(POSTGRES_URL).set(drivername="postgresql").render_as_string(hide_password=False)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
-    """A migrated, empty database: a SQLite file, or a fresh PostgreSQL database of its own."""
-    if request.param == "sqlite":
-        database = Database(f"sqlite:///{tmp_path / 'watcher.db'}")
-        database.upgrade()
-        yield database
-        database.dispose()
-        return
-    if not POSTGRES_URL:
-        pytest.skip("WATCHER_TEST_POSTGRES_URL is not set (e.g. postgresql://postgres@127.0.0.1/watcher_test)")
-    url, name = _create_postgres_database()
-    database = Database(url)
-    try:
-        database.upgrade()
-        yield database
-    finally:
-        database.dispose()
-        _drop_postgres_database(name)
+@pytest.fixture
+def db(database: Database) -> Database:
+    """A migrated, empty database: a SQLite file and a fresh PostgreSQL database (conftest)."""
+    return database
 
 
 def _add_sources(db: Database, count: int, *, next_due: datetime | None = None, every: int = 60) -> list[int]:
