@@ -16,6 +16,7 @@ import asyncio
 import hashlib
 import json
 import os
+import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -121,11 +122,18 @@ def _label(kind: str, fields: Mapping[str, Any]) -> str:
     return str(fields.get("title") or "")
 
 
+_QUOTED = re.compile(r"'([^']{15,})'")
+
+
 def _similarity(reported: str, truth: str) -> float:
+    """How well a reported item's words fit a truth text; a truth text that quotes the
+    page ("'recruiting PhD students for Fall 2022' -> ...") is also compared by its quotes."""
     a, b = normalise_key(reported), normalise_key(truth)
     if not a or not b:
         return 0.0
-    return max(fuzz.partial_ratio(a, b) if len(a) >= 8 else 0.0, fuzz.token_set_ratio(a, b))
+    score = max(fuzz.partial_ratio(a, b) if len(a) >= 8 else 0.0, fuzz.token_set_ratio(a, b))
+    quotes = [normalise_key(q) for q in _QUOTED.findall(truth)]
+    return max([score, *(fuzz.partial_ratio(q, a) for q in quotes if q)])
 
 
 def match(truth: list[tuple[str, str, str]], reported: list[tuple[str, str, str]]) -> list[tuple[Any, Any]]:

@@ -15,8 +15,8 @@ from corpus_eval import CORPUS, format_misses, format_table, score_corpus, total
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found at {CORPUS} (set WATCHER_CORPUS)")
 
 #: Floors measured on the corpus; raise them as extractors improve, never lower them silently.
-RECALL_FLOOR = 0.95
-PRECISION_FLOOR = 0.96
+RECALL_FLOOR = 0.97
+PRECISION_FLOOR = 0.98
 #: Known: see the printed list of FALSE rows; each is a place where the extractors fall short.
 FALSE_REMOVALS_CEILING = 1
 

@@ -135,3 +135,14 @@ def test_two_stints_of_one_role_stay_apart_but_an_undated_mention_merges() -> No
         ("Staff Scientist", "2020-01"),
     ]
     assert len({r.key for r in records}) == 3
+
+
+def test_a_preprint_entry_kept_beside_its_published_version_stays_apart() -> None:
+    preprint = Paper(title="Sparse Lexicons for Parsing", venue="arXiv preprint", year=2023)
+    published = Paper(title="Sparse Lexicons for Parsing", venue="EMNLP 2024", year=2024, doi="10.1000/lex.2024")
+    assert [p.venue for p in normalise_records([preprint, published])] == ["arXiv preprint", "EMNLP 2024"]
+    # The same paper listed twice on one page, once with its DOI link, is one item.
+    linked = Paper(title="Sparse Lexicons for Parsing", venue="EMNLP 2024", doi="10.1000/lex.2024")
+    plain = Paper(title="Sparse Lexicons for Parsing", venue="EMNLP 2024", year=2024)
+    (merged,) = normalise_records([plain, linked])
+    assert (merged.doi, merged.year) == ("10.1000/lex.2024", 2024)

@@ -191,10 +191,17 @@ def _find_duplicate(
     return None
 
 
+def _same_venue(first: Paper, second: Paper) -> bool:
+    return not first.venue or not second.venue or normalise_key(first.venue) == normalise_key(second.venue)
+
+
 def _compatible(first: Record, second: Record) -> bool:
     """Papers with the same title but different DOIs (a workshop and a journal version) stay
     apart, and so do roles with the same title at the same place in different years."""
     if isinstance(first, Paper) and isinstance(second, Paper):
+        if first.key != second.key and not _same_venue(first, second):
+            # A preprint entry kept beside its published version is two entries.
+            return False
         return all(not a or not b or a == b for a, b in ((first.doi, second.doi), (first.arxiv, second.arxiv)))
     if isinstance(first, Role) and isinstance(second, Role):
         return not first.start or not second.start or first.start[:4] == second.start[:4]
