@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 from types import TracebackType
+from typing import Protocol
 from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
@@ -37,7 +38,15 @@ from protego import Protego
 from watcher import __version__
 from watcher.errors import ConfigError, FetchError
 
-__all__ = ["DEFAULT_USER_AGENT", "FetchResult", "FetchSettings", "Fetcher", "decode_body"]
+__all__ = [
+    "DEFAULT_USER_AGENT",
+    "FetchResult",
+    "FetchSettings",
+    "Fetcher",
+    "HostGate",
+    "LocalHostGate",
+    "decode_body",
+]
 
 log = logging.getLogger(__name__)
 
@@ -165,26 +174,47 @@ class _Transient(Exception):
         self.retry_after = retry_after
 
 
+class HostGate(Protocol):
+    """Books request starts per host, so that starts to one host are at least a gap apart.
+
+    ``LocalHostGate`` does it within one process; ``watcher.hosts.DatabaseHostGate`` across
+    every daemon on one PostgreSQL database.
+    """
+
+    async def reserve(self, host: str, gap: float) -> float:
+        """Book the next start for ``host``, ``gap`` seconds before the one after; return the seconds to wait for it."""
+        ...
+
+
+class LocalHostGate:
+    """The in-process ``HostGate``: next start times per host on a monotonic ``clock``."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._next_start: dict[str, float] = {}
+
+    async def reserve(self, host: str, gap: float) -> float:
+        now = self._clock()
+        start = max(now, self._next_start.get(host, float("-inf")))
+        self._next_start[host] = start + gap
+        return start - now
+
+
 class _HostGate:
-    """Per-host politeness: at most ``limit`` requests in flight, starts at least ``gap`` apart."""
+    """Per-host politeness: at most ``limit`` requests in flight; ``gap`` between starts (booked by a ``HostGate``)."""
 
     def __init__(self, limit: int, gap: float) -> None:
         self.slots = asyncio.Semaphore(limit)
         self.gap = gap
-        self._next_start = float("-inf")
-
-    def reserve_start(self, now: float) -> float:
-        """Book the next start time for this host; return how long to wait for it."""
-        start = max(now, self._next_start)
-        self._next_start = start + self.gap
-        return start - now
 
 
 class Fetcher:
     """The fetch stage: ``async with Fetcher(settings) as fetcher: await fetcher.fetch(url)``.
 
     ``transport`` replaces the HTTP transport (default: ``httpx_aiohttp.AiohttpTransport`` when
-    installed, it is about three times faster than httpx's own; else httpx's). ``clock``,
+    installed, it is about three times faster than httpx's own; else httpx's). ``host_gate``
+    books the gaps between requests to one host (default: a ``LocalHostGate`` on ``clock``, so
+    within this process only); ``per_host_limit`` always holds per process. ``clock``,
     ``sleep`` and ``wall_clock`` are injectable for tests.
     """
 
@@ -196,8 +226,10 @@ class Fetcher:
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         wall_clock: Callable[[], float] = time.time,
+        host_gate: HostGate | None = None,
     ) -> None:
         self.settings = settings or FetchSettings()
+        self._host_gate = host_gate or LocalHostGate(clock)
         self._transport = transport
         self._clock = clock
         self._sleep = sleep
@@ -344,7 +376,7 @@ class Fetcher:
         """Send one request within its host's limits: the result or the redirect to follow, and its duration."""
         gate = self._gate(request.url)
         async with gate.slots:
-            await self._sleep(gate.reserve_start(self._clock()))
+            await self._sleep(await self._host_gate.reserve(_host_key(request.url), gate.gap))
             async with self._overall:
                 started = self._clock()
                 outcome = await self._send_within_deadline(url, request, options)

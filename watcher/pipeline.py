@@ -24,7 +24,7 @@ from extractors import by_name
 from watcher.config import Config
 from watcher.errors import ExtractionError, FetchError, WatcherError
 from watcher.extract import Extraction, extract_records, wanted_repository_path
-from watcher.fetch import Fetcher, FetchSettings
+from watcher.fetch import Fetcher, FetchSettings, HostGate
 from watcher.normalise import normalise_records
 from watcher.records import Document, Record, record_fields
 from watcher.snapshot import Fetched, bundle_body, load_body, load_bundle, record_snapshot
@@ -66,8 +66,13 @@ async def open_services(
     environ: Mapping[str, str] = os.environ,
     now: Callable[[], datetime] = utcnow,
     notifiers: Sequence[Any] | None = None,
+    host_gate: HostGate | None = None,
 ) -> AsyncIterator[Services]:
-    """Build the shared HTTP client and notifiers; close them on exit."""
+    """Build the shared HTTP client and notifiers; close them on exit.
+
+    ``host_gate`` books the gaps between requests to one host; by default they are shared by
+    every daemon on a PostgreSQL ``db`` (``watcher.hosts``) and kept in-process otherwise.
+    """
     if notifiers is None:
         from watcher.notify import build_notifiers
 
@@ -75,7 +80,11 @@ async def open_services(
     from watcher.github import github_endpoints_from_env
 
     api, raw, token = github_endpoints_from_env(environ)
-    async with Fetcher(settings or FetchSettings()) as fetcher:
+    if host_gate is None:
+        from watcher.hosts import shared_host_gate
+
+        host_gate = shared_host_gate(db)
+    async with Fetcher(settings or FetchSettings(), host_gate=host_gate) as fetcher:
         yield Services(
             db=db, fetcher=fetcher, notifiers=notifiers, now=now, github_api=api, github_raw=raw, github_token=token
         )

@@ -20,7 +20,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
-__all__ = ["Base", "Body", "Change", "Delivery", "DeliveryChange", "Item", "Snapshot", "Source"]
+__all__ = ["Base", "Body", "Change", "Delivery", "DeliveryChange", "Host", "Item", "Snapshot", "Source"]
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -211,3 +211,15 @@ class DeliveryChange(Base):
 
     delivery_id: Mapped[int] = mapped_column(ForeignKey("delivery.id", ondelete="CASCADE"), primary_key=True)
     change_id: Mapped[int] = mapped_column(ForeignKey("change.id", ondelete="CASCADE"), primary_key=True)
+
+
+class Host(Base):
+    """When the next request to a host may start, shared by every daemon on the database.
+
+    ``name`` is the fetcher's host key (``host:port``); see ``watcher.hosts``.
+    """
+
+    __tablename__ = "host"
+
+    name: Mapped[str] = mapped_column(String(300), primary_key=True)
+    next_request_at: Mapped[timestamp]

@@ -1,0 +1,165 @@
+"""Per-host gaps shared across daemons: the ``host`` table on PostgreSQL (watcher.hosts)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable, Iterator
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+from pg import fresh_postgres_database
+from servers import StaticSite, serve
+
+from watcher.fetch import Fetcher, FetchSettings, HostGate, LocalHostGate
+from watcher.hosts import DatabaseHostGate, shared_host_gate
+from watcher.pipeline import open_services
+from watcher.store.db import Database
+
+GAP = 0.3
+#: Request starts are booked on the database's clock and measured on arrival at the server;
+#: the two differ by a few milliseconds of round trips.
+TOLERANCE = 0.03
+DAEMONS = 3
+PAGES_EACH = 3
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    with fresh_postgres_database() as url:
+        db = Database(url)
+        db.ensure_schema()
+        db.engine.dispose()
+        yield url
+
+
+@pytest.fixture
+def site() -> Iterator[tuple[StaticSite, str]]:
+    pages = {f"/d{d}/p{p}": f"<h1>page {p} of daemon {d}</h1>" for d in range(DAEMONS) for p in range(PAGES_EACH)}
+    static = StaticSite(pages)
+    with serve(static.app()) as base_url:
+        yield static, base_url
+
+
+def _request_times(static: StaticSite) -> list[float]:
+    return sorted(t for d in range(DAEMONS) for p in range(PAGES_EACH) for t in static.times(f"/d{d}/p{p}"))
+
+
+def _gaps(times: list[float]) -> list[float]:
+    return [later - earlier for earlier, later in pairwise(times)]
+
+
+async def _fetch_own_pages(fetcher: Fetcher, base_url: str, daemon: int) -> None:
+    # Concurrently, as a daemon checks its claimed sources: only the gate spaces them out.
+    urls = [f"{base_url}/d{daemon}/p{p}" for p in range(PAGES_EACH)]
+    await asyncio.gather(*(fetcher.fetch(url, obey_robots=False) for url in urls))
+
+
+def _run_daemons_in_threads(run_one: Callable[[int, threading.Barrier], object]) -> None:
+    """Run ``run_one(daemon, barrier)`` in a thread per daemon, each with its own event loop."""
+    barrier = threading.Barrier(DAEMONS)
+    errors: list[BaseException] = []
+
+    def target(daemon: int) -> None:
+        try:
+            asyncio.run(run_one(daemon, barrier))  # type: ignore[arg-type]
+        except BaseException as exc:  # re-raised in the test thread below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=target, args=(d,)) for d in range(DAEMONS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not errors, errors
+
+
+def test_daemons_on_one_postgres_keep_the_gap_between_them(postgres_url: str, site: tuple[StaticSite, str]) -> None:
+    static, base_url = site
+    settings = FetchSettings(host_delay=GAP, per_host_limit=PAGES_EACH, retries=0)
+
+    async def daemon(number: int, barrier: threading.Barrier) -> None:
+        # Each "daemon" has its own engine and its services built as `watcher daemon` builds them.
+        db = Database(postgres_url)
+        try:
+            async with open_services(db, None, settings=settings, notifiers=()) as services:
+                await asyncio.to_thread(barrier.wait)
+                await _fetch_own_pages(services.fetcher, base_url, number)
+        finally:
+            db.engine.dispose()
+
+    _run_daemons_in_threads(daemon)
+
+    times = _request_times(static)
+    assert len(times) == DAEMONS * PAGES_EACH
+    assert min(_gaps(times)) >= GAP - TOLERANCE, _gaps(times)
+    # Booked back to back, not spaced further than needed.
+    assert times[-1] - times[0] <= (len(times) - 1) * GAP + 0.5
+
+
+def test_without_a_shared_gate_each_daemon_keeps_only_its_own_gap(site: tuple[StaticSite, str]) -> None:
+    """The failure the shared gate prevents: in-process gates let daemons hit a host together."""
+    static, base_url = site
+    settings = FetchSettings(host_delay=GAP, per_host_limit=PAGES_EACH, retries=0)
+
+    async def daemon(number: int, barrier: threading.Barrier) -> None:
+        async with Fetcher(settings) as fetcher:
+            await asyncio.to_thread(barrier.wait)
+            await _fetch_own_pages(fetcher, base_url, number)
+
+    _run_daemons_in_threads(daemon)
+
+    times = _request_times(static)
+    assert len(times) == DAEMONS * PAGES_EACH
+    assert min(_gaps(times)) < GAP / 2
+    for number in range(DAEMONS):
+        own = sorted(t for p in range(PAGES_EACH) for t in static.times(f"/d{number}/p{p}"))
+        assert min(_gaps(own)) >= GAP - TOLERANCE
+
+
+async def test_reservations_follow_each_other_per_host(postgres_url: str) -> None:
+    db = Database(postgres_url)
+    try:
+        gate = DatabaseHostGate(db)
+        first = await gate.reserve("a.example:443", 5.0)
+        second = await gate.reserve("a.example:443", 5.0)
+        other_host = await gate.reserve("b.example:443", 5.0)
+        no_gap = await gate.reserve("a.example:443", 0.0)
+    finally:
+        db.engine.dispose()
+    assert first == 0.0
+    assert 4.5 < second <= 5.0
+    assert other_host == 0.0
+    assert no_gap == 0.0
+
+
+async def test_unreachable_database_falls_back_to_the_process_gap() -> None:
+    # Nothing listens on port 1: the reservation fails at once and the local gate answers.
+    db = Database("postgresql://watcher@127.0.0.1:1/nowhere?connect_timeout=2")
+    try:
+        gate = DatabaseHostGate(db, fallback=LocalHostGate())
+        first = await gate.reserve("a.example:443", 5.0)
+        second = await gate.reserve("a.example:443", 5.0)
+    finally:
+        db.engine.dispose()
+    assert first == 0.0
+    assert 4.5 < second <= 5.0
+
+
+def test_sqlite_keeps_the_in_process_gate(tmp_path: Path) -> None:
+    db = Database(f"sqlite:///{tmp_path / 'watcher.db'}")
+    assert shared_host_gate(db) is None
+    assert shared_host_gate(None) is None
+    with pytest.raises(ValueError, match="PostgreSQL"):
+        DatabaseHostGate(db)
+
+
+async def test_local_gate_books_starts_a_gap_apart_on_its_clock() -> None:
+    now = [100.0]
+    gate: HostGate = LocalHostGate(lambda: now[0])
+    assert await gate.reserve("h:1", 2.0) == 0.0
+    assert await gate.reserve("h:1", 2.0) == 2.0
+    now[0] = 103.0
+    assert await gate.reserve("h:1", 2.0) == 1.0
+    assert await gate.reserve("other:1", 2.0) == 0.0
