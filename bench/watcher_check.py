@@ -2,7 +2,7 @@
 
 Usage (run as its own process by ``bench/run.py``, which measures its CPU and peak RSS)::
 
-    python bench/watcher_check.py DB_URL OUT_JSON [--profile OUT.prof]
+    python bench/watcher_check.py DB_URL OUT_JSON [--profile OUT.prof] [--workers N]
 
 Default fetch settings (per-host limit 2, default host delay) and the CLI's concurrency.
 Writes ``{"seconds": ..., "outcomes": [{"url", "status", "changes"}, ...]}``.
@@ -27,10 +27,10 @@ from watcher.store.db import Database
 from watcher.store.models import Source
 
 
-async def check_all(db: Database) -> list[dict[str, object]]:
+async def check_all(db: Database, workers: int) -> list[dict[str, object]]:
     with db.session() as session:
         ids = list(session.scalars(select(Source.id).where(Source.active.is_(True)).order_by(Source.id)))
-    async with open_services(db, None, settings=FetchSettings(), notifiers=()) as services:
+    async with open_services(db, None, settings=FetchSettings(), notifiers=(), extract_workers=workers) as services:
         outcomes = await check_sources(services, ids)
     return [{"url": o.url, "status": o.status, "changes": o.changes, "error": o.error} for o in outcomes]
 
@@ -40,6 +40,7 @@ def main() -> None:
     parser.add_argument("db")
     parser.add_argument("out", type=Path)
     parser.add_argument("--profile", type=Path)
+    parser.add_argument("--workers", type=int, default=0, help="extraction worker processes (0: in the event loop)")
     args = parser.parse_args()
     db = Database(args.db)
     started = time.perf_counter()
@@ -47,10 +48,10 @@ def main() -> None:
         import cProfile
 
         with cProfile.Profile() as profile:
-            outcomes = asyncio.run(check_all(db))
+            outcomes = asyncio.run(check_all(db, args.workers))
         profile.dump_stats(args.profile)
     else:
-        outcomes = asyncio.run(check_all(db))
+        outcomes = asyncio.run(check_all(db, args.workers))
     seconds = time.perf_counter() - started
     args.out.write_text(json.dumps({"seconds": seconds, "outcomes": outcomes}))
 

@@ -226,3 +226,23 @@ def test_unavailable_robots_txt_is_asked_again(watched: tuple[Database, StaticSi
     run_checks(database, [source_id], clock)
     run_checks(database, [source_id], clock)
     assert site.count("/robots.txt") == 2
+
+
+def test_extraction_in_a_worker_process_records_the_same_items(
+    watched: tuple[Database, StaticSite, int, Clock],
+) -> None:
+    database, site, source_id, clock = watched
+
+    async def go() -> list[CheckOutcome]:
+        settings = FetchSettings(host_delay=0.0, retries=0, deadline=5.0)
+        async with open_services(database, None, settings=settings, now=clock, notifiers=(), extract_workers=1) as s:
+            return await check_sources(s, [source_id])
+
+    assert [o.status for o in asyncio.run(go())] == ["baseline"]
+    with database.session() as session:
+        assert current_papers(session) == len(PAPERS)
+    site.set("/", Page(page([("Quill: A New Paper on Ink", "Ada Quill", "NeurIPS 2026"), *PAPERS]),
+                       content_type="text/markdown"))
+    clock.tick(hours=1)
+    assert [(o.status, o.changes) for o in asyncio.run(go())] == [("changed", 1)]
+    assert changes_of(database) == [("paper", "added", "Quill: A New Paper on Ink")]

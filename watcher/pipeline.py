@@ -12,6 +12,7 @@ import asyncio
 import os
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -55,6 +56,9 @@ class Services:
     github_api: str = "https://api.github.com"
     github_raw: str = "https://raw.githubusercontent.com"
     github_token: str | None = field(default=None, repr=False)
+    #: Where pages are extracted: worker processes, so that the event loop keeps fetching
+    #: while a page is parsed; ``None`` extracts in the event loop's thread.
+    extract_pool: Executor | None = None
 
 
 @asynccontextmanager
@@ -67,11 +71,13 @@ async def open_services(
     now: Callable[[], datetime] = utcnow,
     notifiers: Sequence[Any] | None = None,
     host_gate: HostGate | None = None,
+    extract_workers: int = 0,
 ) -> AsyncIterator[Services]:
     """Build the shared HTTP client and notifiers; close them on exit.
 
     ``host_gate`` books the gaps between requests to one host; by default they are shared by
     every daemon on a PostgreSQL ``db`` (``watcher.hosts``) and kept in-process otherwise.
+    ``extract_workers`` > 0 extracts pages in that many worker processes.
     """
     if notifiers is None:
         from watcher.notify import build_notifiers
@@ -84,10 +90,22 @@ async def open_services(
         from watcher.hosts import shared_host_gate
 
         host_gate = shared_host_gate(db)
-    async with Fetcher(settings or FetchSettings(), host_gate=host_gate) as fetcher:
-        yield Services(
-            db=db, fetcher=fetcher, notifiers=notifiers, now=now, github_api=api, github_raw=raw, github_token=token
-        )
+    pool = ProcessPoolExecutor(extract_workers) if extract_workers > 0 else None
+    try:
+        async with Fetcher(settings or FetchSettings(), host_gate=host_gate) as fetcher:
+            yield Services(
+                db=db,
+                fetcher=fetcher,
+                notifiers=notifiers,
+                now=now,
+                github_api=api,
+                github_raw=raw,
+                github_token=token,
+                extract_pool=pool,
+            )
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -198,13 +216,13 @@ async def _check_view(
         )
         if gate is not None:
             async with gate:
-                return _process(services, view, fetched, batch, started)
-        return _process(services, view, fetched, batch, started)
+                return await _process(services, view, fetched, batch, started)
+        return await _process(services, view, fetched, batch, started)
     except FetchError as exc:
         return _record_failure(services, view, exc, started)
 
 
-def _process(
+async def _process(
     services: Services, view: _SourceView, fetched: Fetched, batch: _UnchangedBatch | None, started: float
 ) -> CheckOutcome:
     try:
@@ -212,12 +230,22 @@ def _process(
             if batch is not None and fetched.not_modified and not (view.alerted or view.suspect):
                 return batch.add(view, fetched, started)
             return _record_unchanged(services, view, fetched, started)
-        extraction = extract_records(to_document(view.url, fetched), view.extractor)
-        records = normalise_records(extraction.records)
+        document = to_document(view.url, fetched)
+        if services.extract_pool is None:
+            extraction, records = _extract(document, view.extractor)
+        else:
+            loop = asyncio.get_running_loop()
+            extraction, records = await loop.run_in_executor(services.extract_pool, _extract, document, view.extractor)
     except (FetchError, ExtractionError) as exc:
         return _record_failure(services, view, exc, started)
     with services.db.session() as session:
         return _apply_extraction(services, session, view, fetched, extraction, records, started)
+
+
+def _extract(document: Document, extractor: str) -> tuple[Extraction, list[Record]]:
+    """Extract and normalise one page (in a worker process when there is a pool)."""
+    extraction = extract_records(document, extractor)
+    return extraction, normalise_records(extraction.records)
 
 
 async def check_sources(
