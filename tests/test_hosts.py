@@ -9,8 +9,10 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
+from aiohttp import web
 from pg import fresh_postgres_database
 from servers import StaticSite, serve
+from sqlalchemy import text
 
 from watcher.fetch import Fetcher, FetchSettings, HostGate, LocalHostGate
 from watcher.hosts import DatabaseHostGate, shared_host_gate
@@ -118,6 +120,87 @@ def test_without_a_shared_gate_each_daemon_keeps_only_its_own_gap(site: tuple[St
         assert min(_gaps(own)) >= GAP - TOLERANCE
 
 
+class _BusyHost:
+    """A loopback host whose pages take ``seconds`` to answer; it records the most requests in flight at once."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.in_flight = 0
+        self.most_in_flight = 0
+        self.requests = 0
+
+    def app(self) -> web.Application:
+        app = web.Application()
+        app.router.add_get("/{tail:.*}", self._handle)
+        return app
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        # Runs on the server's one event loop: no lock needed.
+        self.requests += 1
+        self.in_flight += 1
+        self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        try:
+            await asyncio.sleep(self.seconds)
+        finally:
+            self.in_flight -= 1
+        return web.Response(text="<h1>slow page</h1>", content_type="text/html")
+
+
+@pytest.mark.parametrize("shared", [True, False], ids=["shared-slots", "per-process-slots"])
+def test_daemons_on_one_postgres_share_the_per_host_limit(postgres_url: str, shared: bool) -> None:
+    host = _BusyHost(0.2)
+    limit = 2
+    settings = FetchSettings(host_delay=0.0, per_host_limit=limit, retries=0)
+    with serve(host.app()) as base_url:
+
+        async def daemon(number: int, barrier: threading.Barrier) -> None:
+            db = Database(postgres_url)
+            gate = None if shared else LocalHostGate()
+            try:
+                async with open_services(db, None, settings=settings, notifiers=(), host_gate=gate) as services:
+                    await asyncio.to_thread(barrier.wait)
+                    await _fetch_own_pages(services.fetcher, base_url, number)
+            finally:
+                db.engine.dispose()
+
+        _run_daemons_in_threads(daemon)
+
+    assert host.requests == DAEMONS * PAGES_EACH
+    if shared:
+        assert host.most_in_flight == limit
+    else:
+        assert host.most_in_flight > limit
+
+
+async def test_a_dead_daemons_slots_are_free_at_once(postgres_url: str) -> None:
+    first_db, second_db = Database(postgres_url), Database(postgres_url)
+    first, second = DatabaseHostGate(first_db), DatabaseHostGate(second_db)
+    try:
+        async with first.slot("busy.example:443", 1):
+            with pytest.raises(TimeoutError):
+                await asyncio.wait_for(_take_slot(second, "busy.example:443"), 0.3)
+            # The first daemon dies: PostgreSQL ends its session, and its locks with it.
+            with first_db.engine.connect() as admin:
+                admin.execute(
+                    text(
+                        "SELECT pg_terminate_backend(pid) FROM pg_locks"
+                        " WHERE locktype = 'advisory' AND pid <> pg_backend_pid()"
+                        " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+                    )
+                )
+            await asyncio.wait_for(_take_slot(second, "busy.example:443"), 2.0)
+    finally:
+        await first.aclose()
+        await second.aclose()
+        first_db.engine.dispose()
+        second_db.engine.dispose()
+
+
+async def _take_slot(gate: DatabaseHostGate, host: str) -> None:
+    async with gate.slot(host, 1):
+        pass
+
+
 async def test_reservations_follow_each_other_per_host(postgres_url: str) -> None:
     db = Database(postgres_url)
     try:
@@ -141,6 +224,8 @@ async def test_unreachable_database_falls_back_to_the_process_gap() -> None:
         gate = DatabaseHostGate(db, fallback=LocalHostGate())
         first = await gate.reserve("a.example:443", 5.0)
         second = await gate.reserve("a.example:443", 5.0)
+        async with gate.slot("a.example:443", 1) as slot:
+            assert slot is None  # no shared slot: the Fetcher's own limit still holds
     finally:
         db.engine.dispose()
     assert first == 0.0

@@ -24,6 +24,7 @@ import re
 import time
 import zlib
 from collections.abc import Awaitable, Callable, Mapping
+from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from email.utils import parsedate_to_datetime
 from pathlib import Path
@@ -175,14 +176,22 @@ class _Transient(Exception):
 
 
 class HostGate(Protocol):
-    """Books request starts per host, so that starts to one host are at least a gap apart.
+    """Per-host politeness beyond one ``Fetcher``: gaps between request starts, and request slots.
 
-    ``LocalHostGate`` does it within one process; ``watcher.hosts.DatabaseHostGate`` across
-    every daemon on one PostgreSQL database.
+    ``LocalHostGate`` keeps the gaps within one process; ``watcher.hosts.DatabaseHostGate``
+    keeps gaps and slots across every daemon on one PostgreSQL database.
     """
 
     async def reserve(self, host: str, gap: float) -> float:
         """Book the next start for ``host``, ``gap`` seconds before the one after; return the seconds to wait for it."""
+        ...
+
+    def slot(self, host: str, limit: int) -> AbstractAsyncContextManager[object]:
+        """Hold one of ``host``'s ``limit`` request slots while the block runs (the Fetcher holds its own too)."""
+        ...
+
+    async def aclose(self) -> None:
+        """Let go of what the gate holds (connections, slots); the Fetcher calls it on close."""
         ...
 
 
@@ -199,6 +208,13 @@ class LocalHostGate:
         self._next_start[host] = start + gap
         return start - now
 
+    def slot(self, host: str, limit: int) -> AbstractAsyncContextManager[object]:
+        # The Fetcher's own per-host semaphore is the limit within one process.
+        return nullcontext()
+
+    async def aclose(self) -> None:
+        return None
+
 
 class _HostGate:
     """Per-host politeness: at most ``limit`` requests in flight; ``gap`` between starts (booked by a ``HostGate``)."""
@@ -213,8 +229,8 @@ class Fetcher:
 
     ``transport`` replaces the HTTP transport (default: ``httpx_aiohttp.AiohttpTransport`` when
     installed, it is about three times faster than httpx's own; else httpx's). ``host_gate``
-    books the gaps between requests to one host (default: a ``LocalHostGate`` on ``clock``, so
-    within this process only); ``per_host_limit`` always holds per process. ``clock``,
+    books the gaps between requests to one host and may hold host-wide request slots (default:
+    a ``LocalHostGate`` on ``clock``, so within this process only); the Fetcher closes it. ``clock``,
     ``sleep`` and ``wall_clock`` are injectable for tests.
     """
 
@@ -265,10 +281,11 @@ class Fetcher:
         await self.aclose()
 
     async def aclose(self) -> None:
-        """Close the HTTP client and its connections."""
+        """Close the HTTP client and its connections, and the host gate."""
         if self._client is not None:
             await self._client.aclose()
             self._client = None
+        await self._host_gate.aclose()
 
     # -- public ------------------------------------------------------------------------
     def reuse_robots(self, bodies: Mapping[str, str | None]) -> None:
@@ -375,8 +392,9 @@ class Fetcher:
     ) -> tuple[FetchResult | httpx.Request, float]:
         """Send one request within its host's limits: the result or the redirect to follow, and its duration."""
         gate = self._gate(request.url)
-        async with gate.slots:
-            await self._sleep(await self._host_gate.reserve(_host_key(request.url), gate.gap))
+        host = _host_key(request.url)
+        async with gate.slots, self._host_gate.slot(host, self.settings.per_host_limit):
+            await self._sleep(await self._host_gate.reserve(host, gate.gap))
             async with self._overall:
                 started = self._clock()
                 outcome = await self._send_within_deadline(url, request, options)
