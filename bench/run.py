@@ -231,6 +231,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--skip-urlwatch", action="store_true")
     parser.add_argument("--profile", action="store_true", help="cProfile each watcher phase into the results")
+    parser.add_argument(
+        "--phases", default=",".join(PHASES), help="comma-separated phases to run, in order (cold is needed first)"
+    )
     parser.add_argument("--out", type=Path, default=BENCH / "results" / time.strftime("%Y%m%d-%H%M%S"))
     args = parser.parse_args()
 
@@ -250,7 +253,7 @@ def main() -> None:
         urlwatch = None if args.skip_urlwatch else (ensure_urlwatch(), prepare_urlwatch(out, urls))
         measures: list[Measure] = []
         truth: frozenset[str] = frozenset()
-        for phase in PHASES:
+        for phase in [p for p in PHASES if p in args.phases.split(",")]:
             if phase == "edits":
                 real, noise = apply_edits(models, args.seed)
                 write_pages(site, hosts, models, real + noise)
