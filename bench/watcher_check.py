@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sqlalchemy import select
 
 from watcher.fetch import FetchSettings
-from watcher.pipeline import check_sources, open_services
+from watcher.pipeline import check_sources, freeze_startup_objects, open_services
 from watcher.store.db import Database
 from watcher.store.models import Source
 
@@ -43,6 +43,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=0, help="extraction worker processes (0: in the event loop)")
     args = parser.parse_args()
     db = Database(args.db)
+    freeze_startup_objects()  # as `watcher check` does
     started = time.perf_counter()
     if args.profile:
         import cProfile

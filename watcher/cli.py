@@ -278,6 +278,9 @@ def check(app: AppContext, refs: Sequence[str], concurrency: int) -> None:
     if not ids:
         click.echo("no sources to check: `watcher add URL` first")
         return
+    from watcher.pipeline import freeze_startup_objects
+
+    freeze_startup_objects()
     outcomes, delivered = asyncio.run(_run_checks(app, ids, concurrency))
     _print_check_summary(app, outcomes)
     if delivered:

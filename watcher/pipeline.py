@@ -9,6 +9,7 @@ or ``error`` (fetch or extraction failed: recorded, retried later).
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
@@ -35,7 +36,15 @@ from watcher.store.models import Change, Item, RobotsTxt, Snapshot, Source
 if TYPE_CHECKING:
     from watcher.diff import DiffResult
 
-__all__ = ["CheckOutcome", "Services", "check_source", "check_sources", "open_services", "read_document"]
+__all__ = [
+    "CheckOutcome",
+    "Services",
+    "check_source",
+    "check_sources",
+    "freeze_startup_objects",
+    "open_services",
+    "read_document",
+]
 
 #: Consecutive failures after which the operator is told (once) that a source is failing.
 ALERT_AFTER_FAILURES = 5
@@ -43,6 +52,16 @@ ALERT_AFTER_FAILURES = 5
 #: for up to 24 hours. A re-check of unchanged pages then costs one request per page, not
 #: one more per host.
 ROBOTS_REUSE = timedelta(hours=24)
+
+
+def freeze_startup_objects() -> None:
+    """Exempt every object allocated so far (mostly imported modules) from garbage collection.
+
+    For a process that runs one batch of checks and exits (``watcher check``): otherwise each
+    full collection walks the hundreds of thousands of objects the imports left behind, about
+    a fifth of the CPU of a re-check of 2,000 unchanged pages.
+    """
+    gc.freeze()
 
 
 @dataclass(kw_only=True)
