@@ -48,6 +48,8 @@ __all__ = [
 
 #: Consecutive failures after which the operator is told (once) that a source is failing.
 ALERT_AFTER_FAILURES = 5
+#: Sources under way in ``check_sources`` per slot of its ``concurrency``.
+BACKLOG_PER_SLOT = 4
 #: How long a fetched robots.txt is reused by later checks: RFC 9309 lets crawlers cache it
 #: for up to 24 hours. A re-check of unchanged pages then costs one request per page, not
 #: one more per host.
@@ -284,6 +286,9 @@ async def check_sources(
     the cost of an unchanged check.
     """
     gate = asyncio.Semaphore(concurrency)
+    # Sources under way (fetching, fetched and waiting for a slot, or being recorded): without
+    # a bound, pages fetched faster than they are extracted pile up in memory.
+    under_way = asyncio.Semaphore(BACKLOG_PER_SLOT * concurrency)
     with services.db.session() as session:
         views = _load_views(session, source_ids)
         services.fetcher.reuse_robots(_fresh_robots(session, services.now()))
@@ -294,7 +299,8 @@ async def check_sources(
         if view is None:
             outcome = await check_source(services, source_id)  # raises: no such source
         else:
-            outcome = await _check_view(services, view, batch, gate)
+            async with under_way:
+                outcome = await _check_view(services, view, batch, gate)
         if batch.full:
             batch.flush()
         if on_done is not None:
