@@ -428,8 +428,12 @@ def show(app: AppContext, ref: str, fmt: str) -> None:
     _print_items(f"{name} ({url}) read by {extractor}", items)
 
 
+#: Headings of a source's current items (change reports say "New papers" instead).
+ITEM_HEADINGS = {"paper": "Papers", "role": "Roles", "news": "News", "award": "Awards", "member": "People"}
+
+
 def _print_items(header: str, items: Sequence[dict[str, Any]]) -> None:
-    from watcher.report import KIND_HEADINGS, describe_item
+    from watcher.report import describe_item
 
     click.echo(header)
     by_kind: dict[str, list[dict[str, Any]]] = {}
@@ -438,7 +442,7 @@ def _print_items(header: str, items: Sequence[dict[str, Any]]) -> None:
     if not items:
         click.echo("  (no items)")
     for kind, group in by_kind.items():
-        click.echo(f"\n{KIND_HEADINGS.get(kind, kind)} ({len(group)})")
+        click.echo(f"\n{ITEM_HEADINGS.get(kind, kind)} ({len(group)})")
         for item in group:
             click.echo(f"  - {describe_item(kind, item)}")
 
