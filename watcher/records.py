@@ -124,13 +124,22 @@ class Member:
 Record: TypeAlias = Paper | Role | NewsItem | Award | Member
 
 KINDS: Mapping[str, type[Record]] = {cls.kind: cls for cls in (Paper, Role, NewsItem, Award, Member)}
+#: Each record class's field names, read once: ``dataclasses.fields`` on every call was most
+#: of the cost of ``record_fields``.
+_FIELD_NAMES: Mapping[type, tuple[str, ...]] = {
+    cls: tuple(f.name for f in dataclass_fields(cls)) for cls in KINDS.values()
+}
 
 
 def record_fields(record: Record) -> dict[str, Any]:
     """The record's fields as JSON-ready values (tuples become lists)."""
     # Not dataclasses.asdict: its recursive deep copy is ten times slower, and the values are flat.
-    values = ((f.name, getattr(record, f.name)) for f in dataclass_fields(record))
-    return {name: list(value) if isinstance(value, tuple) else value for name, value in values}
+    names = _FIELD_NAMES.get(type(record)) or tuple(f.name for f in dataclass_fields(record))
+    fields: dict[str, Any] = {}
+    for name in names:
+        value = getattr(record, name)
+        fields[name] = list(value) if isinstance(value, tuple) else value
+    return fields
 
 
 def record_from_fields(kind: str, fields: Mapping[str, Any]) -> Record:
