@@ -513,7 +513,7 @@ def _apply_extraction(
     """Diff the new reading against the stored items and record it all in one transaction."""
     # Imported here: the diff engine (deepdiff, numpy, rapidfuzz) costs about 0.1 s of start-up
     # that a re-check answered only by 304s never needs.
-    from watcher.diff import StoredItem, diff_items
+    from watcher.diff import DiffResult, StoredItem, diff_items
 
     now = services.now()
     source = session.get(Source, view.id)
@@ -530,7 +530,12 @@ def _apply_extraction(
         extraction.extractor,
         extraction.version,
     )
-    result = diff_items(previous, records)
+    # A baseline over no stored items needs no pairing: every item would be "added" and none
+    # of that is reported, and nothing stored means nothing can look collapsed.
+    if rebaseline and not rows:
+        result = DiffResult(changes=(), suspect=None, unchanged=0)
+    else:
+        result = diff_items(previous, records)
     if result.suspect and not first_reading:
         return _record_suspect(services, session, source, fetched, extraction, records, result, started, now)
     status = "baseline" if rebaseline else ("changed" if result.changes else "unchanged")
@@ -640,7 +645,8 @@ def _insert_first_items(session: Session, source: Source, records: Sequence[Reco
             "last_seen": now,
         }
     if rows:
-        session.execute(insert(Item), list(rows.values()))
+        # The table, not the mapped class: the ORM's bulk path costs more than the insert itself.
+        session.execute(insert(Item.__table__), list(rows.values()))
 
 
 def _sync_items(
