@@ -539,7 +539,7 @@ def _apply_extraction(
     if result.suspect and not first_reading:
         return _record_suspect(services, session, source, fetched, extraction, records, result, started, now)
     status = "baseline" if rebaseline else ("changed" if result.changes else "unchanged")
-    snapshot = record_snapshot(
+    snapshot_id = record_snapshot(
         session,
         source,
         fetched_at=now,
@@ -561,7 +561,7 @@ def _apply_extraction(
     changes: list[Change] = []
     if not rebaseline and result.changes:
         session.flush()
-        changes = _record_changes(session, source, snapshot.id, result, by_key, rows, now)
+        changes = _record_changes(session, source, snapshot_id, result, by_key, rows, now)
         source.last_change_check_at = now
         if services.notifiers:
             from watcher.notify.outbox import enqueue_changes

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from watcher.store.models import Body, Snapshot, Source
@@ -78,9 +78,17 @@ class Fetched:
 
 
 def store_body(session: Session, body: bytes, digest: str) -> None:
-    """Keep a body once per hash (a second source with the same page reuses it)."""
-    if session.get(Body, digest) is None:
-        session.add(Body(hash=digest, size=len(body), data=zlib.compress(body, BODY_COMPRESSION)))
+    """Keep a body once per hash (a second source with the same page reuses it).
+
+    One INSERT that skips a hash already stored, rather than a SELECT first: cheaper, and two
+    daemons storing the same page at once cannot collide.
+    """
+    if session.get_bind().dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    else:
+        from sqlalchemy.dialects.sqlite import insert
+    row = {"hash": digest, "size": len(body), "data": zlib.compress(body, BODY_COMPRESSION)}
+    session.execute(insert(Body.__table__).on_conflict_do_nothing(index_elements=["hash"]), row)
 
 
 def load_body(session: Session, digest: str | None) -> bytes:
@@ -103,12 +111,15 @@ def record_snapshot(
     extractor_version: int | None = None,
     item_count: int | None = None,
     duration_ms: int | None = None,
-) -> Snapshot:
-    """Add a snapshot row; with ``store`` the body is kept too (only for new content)."""
+) -> int:
+    """Add a snapshot row and return its id; with ``store`` the body is kept too (only for new content).
+
+    Written at once through the table (no ORM object to flush): a check writes one per page.
+    """
     digest = fetched.hash if fetched is not None and fetched.body else None
     if store and fetched is not None and digest:
         store_body(session, fetched.body, digest)
-    snapshot = Snapshot(
+    row = dict(
         source_id=source.id,
         fetched_at=fetched_at,
         status=fetched.status if fetched else None,
@@ -122,8 +133,8 @@ def record_snapshot(
         error=error,
         duration_ms=duration_ms,
     )
-    session.add(snapshot)
-    return snapshot
+    result = session.execute(insert(Snapshot.__table__), row)
+    return int(result.inserted_primary_key[0])
 
 
 def latest_extracted_snapshot(session: Session, source_id: int) -> Snapshot | None:
