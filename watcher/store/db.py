@@ -65,7 +65,9 @@ class Database:
 
     def __init__(self, url: str, *, echo: bool = False) -> None:
         self.url = normalise_url(url)
-        self.engine: Engine = create_engine(self.url, echo=echo, pool_pre_ping=True)
+        # A server connection can drop between daemon ticks; a SQLite file cannot.
+        pre_ping = not self.url.startswith("sqlite")
+        self.engine: Engine = create_engine(self.url, echo=echo, pool_pre_ping=pre_ping)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
