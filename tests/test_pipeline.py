@@ -246,3 +246,24 @@ def test_extraction_in_a_worker_process_records_the_same_items(
     clock.tick(hours=1)
     assert [(o.status, o.changes) for o in asyncio.run(go())] == [("changed", 1)]
     assert changes_of(database) == [("paper", "added", "Quill: A New Paper on Ink")]
+
+
+def test_an_upgraded_extractor_rereads_an_unchanged_page_silently(
+    watched: tuple[Database, StaticSite, int, Clock],
+) -> None:
+    database, site, source_id, clock = watched
+    run_check(database, source_id, clock)
+    with database.session() as session:
+        source = session.get(Source, source_id)
+        # As if the page had last been read by an older version of its extractor.
+        source.fetch_state = {**source.fetch_state, "extractor_version": -1}
+    clock.tick(hours=12)
+    outcome = run_check(database, source_id, clock)
+    assert "If-None-Match" not in site.request_headers("/")[-1]  # a 304 would leave nothing to read
+    assert outcome.status == "baseline"
+    assert changes_of(database) == []
+    with database.session() as session:
+        assert session.get(Source, source_id).fetch_state["extractor_version"] != -1
+        assert current_papers(session) == len(PAPERS)
+    clock.tick(hours=12)
+    assert run_check(database, source_id, clock).status == "unchanged"

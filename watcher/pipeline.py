@@ -189,6 +189,9 @@ async def read_document(
             repo_state=repo.state,
             not_modified=repo.not_modified,
         )
+    if _extractor_outdated(state):
+        # A 304 would leave nothing to re-read: ask for the body so the new extractor reads it.
+        state = {}
     result = await services.fetcher.fetch(
         url, etag=state.get("etag"), last_modified=state.get("last_modified"), obey_robots=obey_robots
     )
@@ -426,11 +429,14 @@ def _content_unchanged(view: _SourceView, fetched: Fetched) -> bool:
     """A 304, or the same bytes as last time read by the same extractor version."""
     state = view.fetch_state
     same = fetched.not_modified or (bool(fetched.body) and fetched.hash == state.get("hash"))
-    if not same:
-        return False
-    extractor = by_name(state.get("extractor") or "")
     # A newer extractor re-reads old content, so an upgrade takes effect without a page edit.
-    return extractor is None or extractor.version == state.get("extractor_version")
+    return same and not _extractor_outdated(state)
+
+
+def _extractor_outdated(state: Mapping[str, Any]) -> bool:
+    """Whether the extractor that last read this source has a newer version now."""
+    extractor = by_name(state.get("extractor") or "")
+    return extractor is not None and extractor.version != state.get("extractor_version")
 
 
 def _elapsed_ms(started: float) -> int:
