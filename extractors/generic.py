@@ -45,6 +45,8 @@ from extractors.meta import records_from_tree
 from watcher.records import Award, Document, Member, NewsItem, Paper, Record, Role
 from watcher.text import clean_text, clean_title, find_arxiv, find_doi, parse_date, parse_year, split_authors
 
+_WORD_CHARS = re.compile(r"\W+")
+
 __all__ = [
     "Entry",
     "GenericExtractor",
@@ -1233,27 +1235,37 @@ def _intro_roles(section: Section) -> list[Record]:
 
 
 def _dedupe_roles(records: list[Record]) -> list[Record]:
-    """Drop a role that repeats another (the header and the biography often name the same one)."""
-    kept: list[Role] = []
+    """Drop a role that repeats another (the header and the biography often name the same one);
+    of the two, the one with more detail (dates, organisation) is kept, in the first one's place."""
     out: list[Record] = []
+    roles: dict[int, Role] = {}  # the roles kept, by their position in ``out``
     for record in records:
         if isinstance(record, Role):
-            title = re.sub(r"\W+", "", record.title.lower())
-            if any(
-                re.sub(r"\W+", "", k.title.lower()) == title
-                and (k.start == record.start or not k.start or not record.start)
-                and (
-                    k.organization == record.organization
-                    or not k.organization
-                    or not record.organization
-                    or (k.start is None and record.start is None)
-                )
-                for k in kept
-            ):
+            twin = next((i for i, role in roles.items() if _same_role(role, record)), None)
+            if twin is not None:
+                if _role_detail(record) > _role_detail(roles[twin]):
+                    out[twin] = roles[twin] = record
                 continue
-            kept.append(record)
+            roles[len(out)] = record
         out.append(record)
     return out
+
+
+def _same_role(k: Role, record: Role) -> bool:
+    return (
+        _WORD_CHARS.sub("", k.title.lower()) == _WORD_CHARS.sub("", record.title.lower())
+        and (k.start == record.start or not k.start or not record.start)
+        and (
+            k.organization == record.organization
+            or not k.organization
+            or not record.organization
+            or (k.start is None and record.start is None)
+        )
+    )
+
+
+def _role_detail(role: Role) -> int:
+    return sum(1 for value in (role.organization, role.start, role.end) if value)
 
 
 def _read_section(section: Section) -> list[Record]:

@@ -16,7 +16,7 @@ from extractors.generic import (
     read_bio_roles,
     read_markdown_sections,
 )
-from watcher.records import Document
+from watcher.records import Document, Role
 
 SEEDS = Path("/work/shared/seeds")
 needs_seeds = pytest.mark.skipif(not SEEDS.is_dir(), reason="shared seed pages not present on this machine")
@@ -106,3 +106,17 @@ def test_noise_and_odd_inputs_give_no_items() -> None:
 def test_markdown_subheadings_inherit_the_section_kind() -> None:
     sections = read_markdown_sections("## Publications\n### 2025\n- A Paper Title Here. *Venue 2025*.\n")
     assert [s.kind for s in sections] == ["paper", "paper"]
+
+
+def test_a_role_named_in_the_bio_and_in_a_dated_list_is_kept_once_with_its_dates() -> None:
+    text = (
+        "# Mara Lind\n\nI am a research engineer at Northwind AI.\n\n## Experience\n"
+        "* 2024/03 - Present Research Engineer, **Northwind AI**\n"
+        "* 2019/09 - 2024/02 PhD Student, **Corvin University**\n"
+    )
+    doc = Document(url="file:///m.md", text=text, content_type="text/markdown")
+    roles = [r for r in GenericExtractor().parse(doc) if isinstance(r, Role)]
+    assert [(r.title, r.organization, r.start) for r in roles] == [
+        ("Research Engineer", "Northwind AI", "2024-03"),
+        ("PhD Student", "Corvin University", "2019-09"),
+    ]
