@@ -13,17 +13,17 @@ award → awards) when the item's words are found in the truth text (fuzzy, one 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from aiohttp import web
+from github_fake import FakeGitHub
 from rapidfuzz import fuzz
 from servers import serve
 from sqlalchemy import func, select
@@ -176,50 +176,6 @@ def _names_in(reported: str, truth: str) -> bool:
     return ";" in truth and len(found) >= 2 and len(found) >= 0.6 * len(words)
 
 
-def git_blob_sha(data: bytes) -> str:
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
-
-
-class FakeGitHub:
-    """The three GitHub endpoints a repository source uses, serving one folder at a time."""
-
-    def __init__(self, owner: str, repo: str, branch: str) -> None:
-        self.owner, self.repo, self.branch = owner, repo, branch
-        self.files: dict[str, bytes] = {}
-
-    def load(self, folder: Path) -> None:
-        self.files = {
-            str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
-        }
-
-    def app(self) -> web.Application:
-        app = web.Application()
-        app.router.add_get("/api/repos/{owner}/{repo}", self.repo_info)
-        app.router.add_get("/api/repos/{owner}/{repo}/git/trees/{branch}", self.tree)
-        app.router.add_get("/raw/{owner}/{repo}/{branch}/{path:.*}", self.raw)
-        return app
-
-    async def repo_info(self, _request: web.Request) -> web.Response:
-        return web.json_response({"default_branch": self.branch, "full_name": f"{self.owner}/{self.repo}"})
-
-    async def tree(self, request: web.Request) -> web.Response:
-        entries = [
-            {"path": path, "mode": "100644", "type": "blob", "sha": git_blob_sha(data), "size": len(data)}
-            for path, data in self.files.items()
-        ]
-        body = json.dumps({"sha": "t", "tree": entries, "truncated": False}).encode()
-        etag = '"' + hashlib.sha1(body).hexdigest() + '"'
-        if request.headers.get("If-None-Match") == etag:
-            return web.Response(status=304, headers={"ETag": etag})
-        return web.Response(body=body, content_type="application/json", headers={"ETag": etag})
-
-    async def raw(self, request: web.Request) -> web.Response:
-        data = self.files.get(request.match_info["path"])
-        if data is None:
-            raise web.HTTPNotFound()
-        return web.Response(body=data, content_type="text/plain", charset="utf-8")
-
-
 class RenderedSite:
     """One page (the site's rendered HTML) that switches between versions."""
 
@@ -240,18 +196,27 @@ class RenderedSite:
 
 
 @contextmanager
-def _served(meta: Mapping[str, Any]) -> Iterator[tuple[Any, str, dict[str, str]]]:
+def _served(meta: Mapping[str, Any]) -> Iterator[tuple[Callable[[Path], None], str, dict[str, str]]]:
+    """Serve a site on loopback: how to load a version folder, the source location, the env."""
     owner, repo = meta["repo"].rstrip("/").split("/")[-2:]
     if meta["template_kind"] in RENDERED_KINDS:
-        html = next(p for p in meta["content_paths"] if p.endswith(".html"))
-        site: Any = RenderedSite(html)
+        site = RenderedSite(next(p for p in meta["content_paths"] if p.endswith(".html")))
         with serve(site.app()) as base:
-            yield site, f"{base}/", {}
-    else:
-        site = FakeGitHub(owner, repo, meta["branch"])
-        with serve(site.app()) as base:
-            env = {"WATCHER_GITHUB_API": f"{base}/api", "WATCHER_GITHUB_RAW": f"{base}/raw"}
-            yield site, f"github:{owner}/{repo}", env
+            yield site.load, f"{base}/", {}
+        return
+    github = FakeGitHub(owner, repo, {}, default_branch=meta["branch"])
+
+    def load(folder: Path) -> None:
+        github.set_files(
+            {
+                str(p.relative_to(folder)): p.read_text(encoding="utf-8", errors="replace")
+                for p in sorted(folder.rglob("*"))
+                if p.is_file()
+            }
+        )
+
+    with serve(github.api_app()) as api, serve(github.raw_app()) as raw:
+        yield load, f"github:{owner}/{repo}", {"WATCHER_GITHUB_API": api, "WATCHER_GITHUB_RAW": raw}
 
 
 def score_site(site_dir: Path, db_url: str) -> SiteScore:
@@ -262,12 +227,12 @@ def score_site(site_dir: Path, db_url: str) -> SiteScore:
     truth = {f"{g['from']}->{g['to']}": g for g in meta["ground_truth"]}
     scores: list[PairScore] = []
     try:
-        with _served(meta) as (site, location, env):
+        with _served(meta) as (load, location, env):
             with db.session() as session:
                 source_id = add_source(session, location, now=utcnow(), name=meta["site_id"]).id
             previous = None
             for version in meta["versions"]:
-                site.load(site_dir / version["version"])
+                load(site_dir / version["version"])
                 reported = asyncio.run(_check(db, source_id, env))
                 if previous is not None:
                     key = f"{previous}->{version['version']}"
