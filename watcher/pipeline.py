@@ -217,7 +217,9 @@ def to_document(source_url: str, fetched: Fetched) -> Document:
 async def check_source(services: Services, source_id: int) -> CheckOutcome:
     """Check one source now and record everything it found. Never raises for a bad page."""
     with services.db.session() as session:
-        view = _load_view(session, source_id)
+        view = _load_views(session, [source_id]).get(source_id)
+    if view is None:
+        raise WatcherError(f"no source with id {source_id}")
     return await _check_view(services, view, None, None)
 
 
@@ -385,13 +387,6 @@ def _keep_robots(services: Services) -> None:
         session.execute(
             insert(RobotsTxt), [{"origin": origin, "fetched_at": now, "body": body} for origin, body in fetched.items()]
         )
-
-
-def _load_view(session: Session, source_id: int) -> _SourceView:
-    source = session.get(Source, source_id)
-    if source is None:
-        raise WatcherError(f"no source with id {source_id}")
-    return _view_of(source)
 
 
 def _load_views(session: Session, source_ids: Sequence[int]) -> dict[int, _SourceView]:
