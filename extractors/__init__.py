@@ -1,43 +1,75 @@
 """Site-specific extractors plus the generic fallback.
 
 ``REGISTRY`` is the frozen list of extractors, most specific first. Adding a site
-family means adding one module here (with its fixtures and cases) and one line below.
+family means adding one module here (with its fixtures and cases) and one line to
+``_TABLE`` below, which also holds each extractor's version: bump it when the
+extractor's output changes, so stored readings are redone with the new one.
+
+The modules are imported on first use of ``REGISTRY``: a re-check answered by 304s only
+needs the versions, and importing every extractor (their patterns, YAML and BibTeX
+parsers) was a fifth of its start-up.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
-from extractors.academicpages import AcademicPagesExtractor
-from extractors.alfolio import AlfolioExtractor
-from extractors.barron import BarronExtractor
 from extractors.base import Case, Extractor
-from extractors.bibtex import BibtexExtractor
-from extractors.cv import CvExtractor
-from extractors.generic import GenericExtractor
-from extractors.hugo_blox import HugoBloxExtractor
-from extractors.jekyll_data import JekyllDataExtractor
-from extractors.lab import LabExtractor
-from extractors.profile import ProfileExtractor
 
-__all__ = ["REGISTRY", "Case", "Extractor", "by_name"]
+if TYPE_CHECKING:
+    REGISTRY: tuple[Extractor, ...]
 
-REGISTRY: tuple[Extractor, ...] = (
-    AcademicPagesExtractor(),
-    HugoBloxExtractor(),
-    AlfolioExtractor(),
-    BibtexExtractor(),
-    JekyllDataExtractor(),
-    LabExtractor(),
-    BarronExtractor(),
-    ProfileExtractor(),
-    CvExtractor(),
-    GenericExtractor(),
+__all__ = ["REGISTRY", "Case", "Extractor", "by_name", "version_of"]
+
+#: (name, "module:Class", version), most specific first.
+_TABLE: tuple[tuple[str, str, int], ...] = (
+    ("academicpages", "extractors.academicpages:AcademicPagesExtractor", 1),
+    ("hugo-blox", "extractors.hugo_blox:HugoBloxExtractor", 1),
+    ("alfolio", "extractors.alfolio:AlfolioExtractor", 1),
+    ("bibtex", "extractors.bibtex:BibtexExtractor", 1),
+    ("jekyll-data", "extractors.jekyll_data:JekyllDataExtractor", 1),
+    ("lab", "extractors.lab:LabExtractor", 1),
+    ("barron", "extractors.barron:BarronExtractor", 1),
+    ("profile", "extractors.profile:ProfileExtractor", 1),
+    ("cv", "extractors.cv:CvExtractor", 1),
+    ("generic", "extractors.generic:GenericExtractor", 2),
 )
 
-_BY_NAME: Mapping[str, Extractor] = MappingProxyType({e.name: e for e in REGISTRY})
+VERSIONS: Mapping[str, int] = MappingProxyType({name: version for name, _, version in _TABLE})
+
+_loaded: dict[str, Extractor] = {}
+
+
+def version_of(name: str) -> int | None:
+    """The current version of the extractor called ``name`` (None: no such extractor), without importing it."""
+    return VERSIONS.get(name)
 
 
 def by_name(name: str) -> Extractor | None:
-    return _BY_NAME.get(name)
+    if name not in VERSIONS:
+        return None
+    _load_all()
+    return _loaded[name]
+
+
+def _load_all() -> tuple[Extractor, ...]:
+    if not _loaded:
+        for name, where, _ in _TABLE:
+            module, cls = where.split(":")
+            extractor = getattr(importlib.import_module(module), cls)()
+            if extractor.name != name:
+                raise RuntimeError(f"{where} is named {extractor.name!r}, registered as {name!r}")
+            _loaded[name] = extractor
+    return tuple(_loaded.values())
+
+
+def __getattr__(attribute: str) -> Any:
+    # PEP 562: ``REGISTRY`` is built on first access.
+    if attribute == "REGISTRY":
+        registry = _load_all()
+        globals()["REGISTRY"] = registry
+        return registry
+    raise AttributeError(f"module {__name__!r} has no attribute {attribute!r}")

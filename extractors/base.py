@@ -1,7 +1,7 @@
 """The extractor contract.
 
-An extractor is a small declarative unit: a ``name``, a ``version`` (bump it when its
-output changes, so stored snapshots say which reading produced them), the URL patterns
+An extractor is a small declarative unit: a ``name``, a ``version`` (kept in the registry;
+bump it when its output changes, so stored snapshots say which reading produced them), the URL patterns
 it claims, an optional cheap content check ``detect``, and a pure ``parse``: no I/O,
 no clock, no config. The registry in ``extractors/__init__.py`` lists them all.
 """
@@ -22,7 +22,6 @@ class Extractor:
     """Base class of every extractor. Subclasses set the class attributes and ``parse``."""
 
     name: ClassVar[str]
-    version: ClassVar[int] = 1
     #: Regular expressions matched against the document URL (``re.search``).
     url_patterns: ClassVar[Sequence[str]] = ()
     #: Repository paths (regular expressions) a ``github:`` source must fetch for this
@@ -30,6 +29,14 @@ class Extractor:
     source_paths: ClassVar[Sequence[str]] = ()
     #: Higher wins when several extractors detect the same document.
     priority: ClassVar[int] = 50
+
+    @property
+    def version(self) -> int:
+        """Kept in the registry table (``extractors/__init__.py``) beside the name, so a re-check
+        can compare versions without importing the extractor."""
+        from extractors import VERSIONS
+
+        return VERSIONS[self.name]
 
     def claims_url(self, url: str) -> bool:
         return any(re.search(p, url) for p in self.url_patterns)

@@ -55,3 +55,27 @@ def test_empty_document_gives_no_records() -> None:
 
     for extractor in REGISTRY:
         assert extractor.parse(Document(url="https://example.org/", text="")) == []
+
+
+def test_registry_versions_are_the_extractors_versions() -> None:
+    from extractors import REGISTRY, VERSIONS, by_name, version_of
+
+    assert [e.name for e in REGISTRY] == list(VERSIONS)
+    for extractor in REGISTRY:
+        assert extractor.version == VERSIONS[extractor.name] == version_of(extractor.name)
+        assert by_name(extractor.name) is extractor
+    assert version_of("no-such-extractor") is None and by_name("no-such-extractor") is None
+
+
+def test_a_recheck_does_not_import_the_extractors() -> None:
+    # The 304 path compares versions only: importing every extractor was a fifth of its start-up.
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, watcher.pipeline, watcher.cli\n"
+        "loaded = sorted(m for m in sys.modules if m.startswith('extractors.') and m != 'extractors.base')\n"
+        "print(','.join(loaded))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == ""

@@ -22,12 +22,10 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.orm import Session
 
-from extractors import by_name
+from extractors import version_of
 from watcher.config import Config
 from watcher.errors import ExtractionError, FetchError, WatcherError
-from watcher.extract import Extraction, extract_records, wanted_repository_path
 from watcher.fetch import Fetcher, FetchSettings, HostGate
-from watcher.normalise import normalise_records
 from watcher.records import Document, Record, record_fields
 from watcher.snapshot import Fetched, bundle_body, load_body, load_bundle, record_snapshot
 from watcher.store.db import Database, utcnow
@@ -35,6 +33,7 @@ from watcher.store.models import Change, Item, RobotsTxt, Snapshot, Source
 
 if TYPE_CHECKING:
     from watcher.diff import DiffResult
+    from watcher.extract import Extraction
 
 __all__ = [
     "CheckOutcome",
@@ -166,6 +165,7 @@ async def read_document(
     """Fetch a page, a file or a repository, conditionally when validators are known."""
     state = fetch_state or {}
     if url.startswith("github:"):
+        from watcher.extract import wanted_repository_path
         from watcher.github import fetch_repository, parse_repo_spec
 
         repo = await fetch_repository(
@@ -270,6 +270,10 @@ async def _process(
 
 def _extract(document: Document, extractor: str) -> tuple[Extraction, list[Record]]:
     """Extract and normalise one page (in a worker process when there is a pool)."""
+    # Imported on the first page to read: a re-check answered by 304s never needs the extractors.
+    from watcher.extract import extract_records
+    from watcher.normalise import normalise_records
+
     extraction = extract_records(document, extractor)
     return extraction, normalise_records(extraction.records)
 
@@ -430,8 +434,8 @@ def _content_unchanged(view: _SourceView, fetched: Fetched) -> bool:
 
 def _extractor_outdated(state: Mapping[str, Any]) -> bool:
     """Whether the extractor that last read this source has a newer version now."""
-    extractor = by_name(state.get("extractor") or "")
-    return extractor is not None and extractor.version != state.get("extractor_version")
+    version = version_of(state.get("extractor") or "")
+    return version is not None and version != state.get("extractor_version")
 
 
 def _elapsed_ms(started: float) -> int:
