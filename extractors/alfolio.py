@@ -89,21 +89,30 @@ _MONTH_YEAR = r"(?:[A-Z][a-z]{2,8}\.?\s+)?" + _YEAR
 _SPAN = rf"(?P<start>{_MONTH_YEAR})\s*[-–—]+\s*(?P<end>{_MONTH_YEAR}|[Pp]resent|[Nn]ow)"
 
 
+# Cues: text every pattern of a kind needs (same regex syntax and flags, so the same matches). Most
+# sentences of a page (news, bibliography) have neither, and then no pattern is tried at all.
+_FIRST_PERSON = re.compile(r"\bI(?:\s|'m)", re.I)  # in every "I ..." pattern
+_AT = re.compile(r"\sat\s", re.I)  # in the headline pattern ("<title> at <org>, <span>")
+_ANY_CUE = re.compile(rf"{_FIRST_PERSON.pattern}|{_AT.pattern}", re.I)
+
+
 @dataclass(frozen=True)
 class _Pattern:
     regex: re.Pattern[str]
     #: how the match becomes a role: title template, and fixed start/end when the form implies them
     title: str = "{title}"
     end: str | None = None
+    #: a cue the regex cannot match without
+    cue: re.Pattern[str] = _FIRST_PERSON
 
 
-def _p(pattern: str, title: str = "{title}", end: str | None = None) -> _Pattern:
-    return _Pattern(re.compile(pattern, re.I), title, end)
+def _p(pattern: str, title: str = "{title}", end: str | None = None, cue: re.Pattern[str] = _FIRST_PERSON) -> _Pattern:
+    return _Pattern(re.compile(pattern, re.I), title, end, cue)
 
 
 _POSITION_PATTERNS: tuple[_Pattern, ...] = (
     # "Research Scientist at Example Labs, Aug 2020 - May 2024 (Expected)": a headline line
-    _p(rf"^{_TITLE}\s+at\s+(?:the\s+)?(?P<org>[^,]+?),\s*{_SPAN}(?:\s*\(.*\))?$"),
+    _p(rf"^{_TITLE}\s+at\s+(?:the\s+)?(?P<org>[^,]+?),\s*{_SPAN}(?:\s*\(.*\))?$", cue=_AT),
     # "Since 2024, I have been leading the X Team at Org"
     _p(rf"\bsince\s+(?P<start>{_YEAR}),\s+I\s+have\s+been\s+(?:leading|heading)\s+(?:the\s+)?(?P<title>[^,]+?)\s+at\s+{_ORG}",
        title="{title} lead"),
@@ -144,15 +153,22 @@ _POSITION_PATTERNS: tuple[_Pattern, ...] = (
 def read_positions(text: str) -> list[Role]:
     """Positions stated in a biography (plain text, one paragraph or line per line)."""
     roles: dict[str, Role] = {}
-    for sentence in _sentences(text):
-        role = _position_in(sentence)
-        if role is not None:
-            roles.setdefault(role.key, role)
+    for line in text.splitlines():
+        # A sentence's cues are in its line too, so a line without any holds no position.
+        if not _ANY_CUE.search(line):
+            continue
+        for sentence in _line_sentences(line):
+            role = _position_in(sentence)
+            if role is not None:
+                roles.setdefault(role.key, role)
     return list(roles.values())
 
 
 def _position_in(sentence: str) -> Role | None:
+    cues = {cue for cue in (_FIRST_PERSON, _AT) if cue.search(sentence)}
     for pattern in _POSITION_PATTERNS:
+        if pattern.cue not in cues:
+            continue
         match = pattern.regex.search(sentence)
         if match is None:
             continue
@@ -192,17 +208,16 @@ def _when(text: str | None) -> str | None:
 _ABBREVIATION = re.compile(r"(?:\b(?:Dr|Prof|Mr|Ms|Mrs|St|Inc|Ltd|Jr|Sr|vs|etc|al|e\.g|i\.e|Ph|[A-Z])\.)$")
 
 
-def _sentences(text: str) -> Iterator[str]:
-    for line in text.splitlines():
-        pieces = re.split(r"(?<=[.!?])\s+(?=[A-Z(\"“])", line)
-        buffer = ""
-        for piece in pieces:
-            buffer = f"{buffer} {piece}".strip() if buffer else piece
-            if not _ABBREVIATION.search(buffer):
-                yield buffer.rstrip(" .!?")
-                buffer = ""
-        if buffer:
+def _line_sentences(line: str) -> Iterator[str]:
+    pieces = re.split(r"(?<=[.!?])\s+(?=[A-Z(\"“])", line)
+    buffer = ""
+    for piece in pieces:
+        buffer = f"{buffer} {piece}".strip() if buffer else piece
+        if not _ABBREVIATION.search(buffer):
             yield buffer.rstrip(" .!?")
+            buffer = ""
+    if buffer:
+        yield buffer.rstrip(" .!?")
 
 
 # --- awards ----------------------------------------------------------------------------

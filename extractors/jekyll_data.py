@@ -96,8 +96,11 @@ def markdown_to_text(body: str) -> str:
     if "<" in text:
         text = _html_text(text)
     text = _EMOJI_CODE.sub("", text)
-    text = _MD_EMPHASIS.sub(r"\2", text)
-    text = _HEADING.sub("", text)
+    # These two regexes have no literal prefix to scan for, so test for their marker characters first.
+    if "*" in text or "_" in text:
+        text = _MD_EMPHASIS.sub(r"\2", text)
+    if "#" in text:
+        text = _HEADING.sub("", text)
     lines = (clean_text(line) for line in text.splitlines())
     return "\n".join(line for line in lines if line)
 
