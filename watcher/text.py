@@ -25,7 +25,9 @@ _NON_WORD = re.compile(r"[^\w]+")
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"'<>]+)", re.I)
 _ARXIV_NEW = re.compile(r"(?:arxiv\.org/(?:abs|pdf|html)/|arxiv[:\s]\s*)(\d{4}\.\d{4,5})(?:v\d+)?", re.I)
 _ARXIV_OLD = re.compile(r"(?:arxiv\.org/(?:abs|pdf)/|arxiv:\s*)([a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?", re.I)
-_YEAR = re.compile(r"(?<!\d)(19[5-9]\d|20\d\d)(?!\d)")
+# Reads as r"(?<!\d)(19[5-9]\d|20\d\d)(?!\d)"; the no-digit-before test follows the first digit,
+# so the engine can skip to a "1" or "2".
+_YEAR = re.compile(r"(1(?<!\d1)9[5-9]\d|2(?<!\d2)0\d\d)(?!\d)")
 _EMPHASIS = re.compile(r"[*_]{1,3}([^*_]+)[*_]{1,3}")
 _BRACES = re.compile(r"^[{]+|[}]+$")
 _AUTHOR_MARKS = re.compile(r"[*†‡§¶✝#]+")
@@ -91,7 +93,7 @@ def find_doi(text: str | None) -> str | None:
 
 def find_arxiv(text: str | None) -> str | None:
     """The first arXiv identifier in a text or link, without its version suffix."""
-    if not text:
+    if not text or (text.isascii() and "arxiv" not in text.lower()):  # both patterns need it; most texts lack it
         return None
     match = _ARXIV_NEW.search(text) or _ARXIV_OLD.search(text)
     return match.group(1) if match else None
