@@ -15,11 +15,11 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from extractors import version_of
@@ -523,7 +523,7 @@ def _apply_extraction(
     now = services.now()
     source = session.get(Source, view.id)
     assert source is not None
-    rows = {(row.kind, row.key): row for row in session.scalars(select(Item).where(Item.source_id == source.id))}
+    rows = _load_items(session, source.id)
     previous = [
         StoredItem(kind=row.kind, key=row.key, fields=row.fields) for row in rows.values() if row.removed_at is None
     ]
@@ -560,13 +560,12 @@ def _apply_extraction(
     renames.update({(r.kind, r.old_key): r.key for r in result.refreshed if r.old_key != r.key})
     if rebaseline and not rows:
         _insert_first_items(session, source, records, now)
-        by_key: dict[tuple[str, str], Item] = {}
+        item_ids: dict[tuple[str, str], int] = {}
     else:
-        by_key = _sync_items(session, source, rows, records, renames, now)
+        item_ids = _sync_items(session, source.id, rows, records, renames, now)
     changes: list[Change] = []
     if not rebaseline and result.changes:
-        session.flush()
-        changes = _record_changes(session, source, snapshot_id, result, by_key, rows, now)
+        changes = _record_changes(session, source, snapshot_id, result, item_ids, rows, now)
         source.last_change_check_at = now
         if services.notifiers:
             from watcher.notify.outbox import enqueue_changes
@@ -654,45 +653,105 @@ def _insert_first_items(session: Session, source: Source, records: Sequence[Reco
         session.execute(insert(Item.__table__), list(rows.values()))
 
 
+@dataclass(frozen=True)
+class _StoredRow:
+    """One stored item as a check reads it: plain values, not an ORM object (loading and
+    flushing ORM objects was most of the cost of recording a changed page)."""
+
+    id: int
+    kind: str
+    key: str
+    fields: dict[str, Any]
+    position: int
+    removed_at: datetime | None
+
+
+def _load_items(session: Session, source_id: int) -> dict[tuple[str, str], _StoredRow]:
+    table = Item.__table__
+    query = select(table.c.id, table.c.kind, table.c.key, table.c.fields, table.c.position, table.c.removed_at)
+    return {
+        (row.kind, row.key): _StoredRow(row.id, row.kind, row.key, row.fields, row.position, row.removed_at)
+        for row in session.execute(query.where(table.c.source_id == source_id))
+    }
+
+
 def _sync_items(
     session: Session,
-    source: Source,
-    rows: dict[tuple[str, str], Item],
+    source_id: int,
+    rows: dict[tuple[str, str], _StoredRow],
     records: Sequence[Record],
     renames: Mapping[tuple[str, str], str],
     now: datetime,
-) -> dict[tuple[str, str], Item]:
-    """Make the stored current items equal to ``records``; rows of renamed items keep their id."""
+) -> dict[tuple[str, str], int]:
+    """Make the stored current items equal to ``records``: the item id of each record's key.
+
+    Rows of renamed items keep their id. Written as a few executemany statements: new rows,
+    rows whose fields, key, position or removal differ, and a ``last_seen`` for the rest.
+    """
+    renamed: set[int] = set()
     for (kind, old_key), new_key in renames.items():
         row = rows.get((kind, old_key))
         if row is not None and (kind, new_key) not in rows:
-            row.key = new_key
-            rows[(kind, new_key)] = rows.pop((kind, old_key))
-    current: dict[tuple[str, str], Item] = {}
+            rows[(kind, new_key)] = replace(rows.pop((kind, old_key)), key=new_key)
+            renamed.add(row.id)
+    current: dict[tuple[str, str], int] = {}
+    new_rows: dict[tuple[str, str], dict[str, Any]] = {}
+    updated: dict[int, dict[str, Any]] = {}
+    seen: list[int] = []
     for position, record in enumerate(records):
         ident = (record.kind, record.key)
         fields = record_fields(record)
         row = rows.get(ident)
         if row is None:
-            row = Item(
-                source_id=source.id, kind=record.kind, key=record.key, fields=fields, position=position,
-                first_seen=now, last_seen=now,
-            )
-            session.add(row)
-            rows[ident] = row
+            # A repeated key keeps its last reading.
+            new_rows[ident] = {
+                "source_id": source_id, "kind": record.kind, "key": record.key, "fields": fields,
+                "position": position, "first_seen": now, "last_seen": now,
+            }  # fmt: skip
+            continue
+        if row.id in updated or row.fields != fields or row.position != position or row.removed_at is not None or (
+            row.id in renamed
+        ):
+            updated[row.id] = {"b_id": row.id, "b_key": row.key, "b_fields": fields, "b_position": position}
         else:
-            if row.fields != fields:
-                row.fields = fields
-            row.position = position
-            row.removed_at = None
-        current[ident] = row
-    seen_ids = [row.id for row in current.values() if row.id is not None]
-    if seen_ids:
-        session.execute(update(Item).where(Item.id.in_(seen_ids)).values(last_seen=now))
-    for ident, row in rows.items():
-        if ident not in current and row.removed_at is None:
-            row.removed_at = now
+            seen.append(row.id)
+        current[ident] = row.id
+    current.update(_insert_items(session, list(new_rows.values())))
+    _update_items(session, list(updated.values()), now)
+    table = Item.__table__
+    # Chunks keep the IN lists under SQLite's bound-parameter limit.
+    for start in range(0, len(seen), 500):
+        session.execute(update(table).where(table.c.id.in_(seen[start : start + 500])).values(last_seen=now))
+    gone = [row.id for ident, row in rows.items() if ident not in current and row.removed_at is None]
+    for start in range(0, len(gone), 500):
+        session.execute(update(table).where(table.c.id.in_(gone[start : start + 500])).values(removed_at=now))
     return current
+
+
+def _insert_items(session: Session, values: list[dict[str, Any]]) -> dict[tuple[str, str], int]:
+    if not values:
+        return {}
+    table = Item.__table__
+    inserted = session.execute(insert(table).returning(table.c.id, table.c.kind, table.c.key), values)
+    return {(row.kind, row.key): row.id for row in inserted}
+
+
+def _update_items(session: Session, values: list[dict[str, Any]], now: datetime) -> None:
+    if not values:
+        return
+    table = Item.__table__
+    statement = (
+        update(table)
+        .where(table.c.id == bindparam("b_id"))
+        .values(
+            key=bindparam("b_key"),
+            fields=bindparam("b_fields", type_=table.c.fields.type),
+            position=bindparam("b_position"),
+            removed_at=None,
+            last_seen=now,
+        )
+    )
+    session.execute(statement, values)
 
 
 def _record_changes(
@@ -700,17 +759,18 @@ def _record_changes(
     source: Source,
     snapshot_id: int,
     result: DiffResult,
-    current: Mapping[tuple[str, str], Item],
-    rows: Mapping[tuple[str, str], Item],
+    item_ids: Mapping[tuple[str, str], int],
+    rows: Mapping[tuple[str, str], _StoredRow],
     now: datetime,
 ) -> list[Change]:
     changes = []
     for change in result.changes:
-        row = current.get((change.kind, change.key)) or rows.get((change.kind, change.key))
+        ident = (change.kind, change.key)
+        item_id = item_ids.get(ident) or (rows[ident].id if ident in rows else None)
         changes.append(
             Change(
                 source_id=source.id,
-                item_id=row.id if row is not None else None,
+                item_id=item_id,
                 snapshot_id=snapshot_id,
                 kind=change.kind,
                 change=change.change,
