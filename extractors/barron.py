@@ -26,6 +26,7 @@ The line reading and the paper rules are shared with ``extractors.lab``.
 from __future__ import annotations
 
 import html
+import itertools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -855,7 +856,12 @@ _PUB_HEADING = re.compile(
     re.I,
 )
 # A bold title closed by a line break, or an element classed as a paper's author/venue.
-_ROW_MARK = re.compile(r"</(?:b|strong)>\s*<br|class\s*=\s*[\"'](?:[^\"']*\s)?(?:author|authors|venue)[\"'\s]", re.I)
+_ROW_MARK_SOURCE = r"</(?:b|strong)>\s*<br|class\s*=\s*[\"'](?:[^\"']*\s)?(?:author|authors|venue)[\"'\s]"
+_ROW_MARK = re.compile(_ROW_MARK_SOURCE, re.I)
+# On lower-cased ASCII text the case-sensitive pattern finds the same marks, faster.
+_ROW_MARK_LOWER = re.compile(_ROW_MARK_SOURCE)
+# Every row mark holds one of these (lower case), each mark its own occurrence.
+_ROW_MARK_WORDS = ("</b", "</strong", "author", "venue")
 _TITLE_TAG = re.compile(r"<title[^>]*>(.*?)</title>", re.I | re.S)
 _TITLE_SEPARATOR = re.compile(r"\s[-|–—:]\s")
 _AUTHOR_META = re.compile(r"<meta\s+name=[\"']author[\"']\s+content=[\"']([^\"']+)", re.I)
@@ -873,12 +879,15 @@ class BarronExtractor(Extractor):
         if doc.is_bundle or "html" not in doc.content_type:
             return None
         head = doc.text[:400_000]
-        if _PAPERTITLE.search(head):
+        # The patterns ignore case and scan the whole page; most pages lack the words they need,
+        # which a substring test on the folded page rules out first.
+        folded = _folded(head)
+        if "papertitle" in folded and _PAPERTITLE.search(head):
             return "papertitle rows (Jon Barron's template)"
-        if _CREDIT.search(head):
+        if ("jonbarron" in folded or "leonidk/new_website" in folded) and _CREDIT.search(head):
             return "credit link of Jon Barron's template"
         # Three rows or more: a page with one or two papers is left to the generic reading.
-        if _PUB_HEADING.search(head) and len(_ROW_MARK.findall(head)) >= 3:
+        if ("publications" in folded or "papers" in folded) and _PUB_HEADING.search(head) and _has_rows(head, folded):
             return "hand-written page with a publications heading over paper rows"
         return None
 
@@ -899,6 +908,24 @@ class BarronExtractor(Extractor):
             elif kind in {"papers", "about"} or (kind == "other" and not _SKIP_FOR_PAPERS.search(section.title)):
                 records.extend(read_papers(section.lines))
         return records
+
+
+def _folded(text: str) -> str:
+    """``text`` lower-cased so that a word a case-ignoring pattern matches is a substring of it."""
+    lowered = text.lower()
+    if text.isascii():
+        return lowered
+    # Case-ignoring patterns also match "ı", "ſ" and "İ" to i, s and i; lower() keeps the first
+    # two and writes the last as "i" and a combining dot.
+    return lowered.replace("ı", "i").replace("ſ", "s").replace("\u0307", "")
+
+
+def _has_rows(head: str, folded: str) -> bool:
+    """Whether ``head`` holds three row marks or more."""
+    if sum(folded.count(word) for word in _ROW_MARK_WORDS) < 3:
+        return False
+    marks = _ROW_MARK_LOWER.finditer(folded) if head.isascii() else _ROW_MARK.finditer(head)
+    return sum(1 for _ in itertools.islice(marks, 3)) == 3
 
 
 _KIND_WORDS = (
