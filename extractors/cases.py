@@ -27,12 +27,7 @@ def case_document(case: Case) -> Document:
     """A fixture file is one page; a fixture folder is a repository bundle."""
     path = FIXTURES / case.fixture
     if path.is_dir():
-        files = {
-            str(p.relative_to(path)): p.read_text(encoding="utf-8")
-            for p in sorted(path.rglob("*"))
-            if p.is_file() and not p.name.endswith(".expected.json")
-        }
-        return Document(url=case.url, files=files, content_type=case.content_type)
+        return Document.from_folder(path, case.url, skip=lambda p: p.name.endswith(".expected.json"))
     return Document(url=case.url, text=path.read_text(encoding="utf-8"), content_type=case.content_type)
 
 

@@ -474,12 +474,7 @@ async def _read_for_extract(app: AppContext, location: str) -> Any:
 
     path = Path(location).expanduser()
     if path.is_dir():
-        files = {
-            str(p.relative_to(path)): p.read_text(encoding="utf-8", errors="replace")
-            for p in sorted(path.rglob("*"))
-            if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
-        }
-        return Document(url=path.resolve().as_uri(), files=files, content_type="application/x-repository")
+        return Document.from_folder(path, path.resolve().as_uri())
     url = canonical_location(location)
     # No database is needed to read a page: build the services without one.
     async with open_services(None, app.config if app.config_path else None, notifiers=()) as services:  # type: ignore[arg-type]

@@ -7,9 +7,10 @@ so items are compared by identity, never by their position on the page.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
+from pathlib import Path
 from typing import Any, ClassVar, TypeAlias
 
 from watcher.text import normalise_key
@@ -168,3 +169,13 @@ class Document:
     @property
     def is_bundle(self) -> bool:
         return bool(self.files)
+
+    @classmethod
+    def from_folder(cls, folder: Path, url: str, *, skip: Callable[[Path], bool] = lambda _path: False) -> Document:
+        """A bundle of the text files under ``folder`` (a checked-out site), hidden ones left out."""
+        files = {
+            str(p.relative_to(folder)): p.read_text(encoding="utf-8", errors="replace")
+            for p in sorted(folder.rglob("*"))
+            if p.is_file() and not skip(p) and not any(part.startswith(".") for part in p.relative_to(folder).parts)
+        }
+        return cls(url=url, files=files, content_type="application/x-repository")
