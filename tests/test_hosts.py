@@ -15,7 +15,7 @@ from servers import StaticSite, serve
 from sqlalchemy import text
 
 from watcher.fetch import Fetcher, FetchSettings, HostGate, LocalHostGate
-from watcher.hosts import DatabaseHostGate, shared_host_gate
+from watcher.hosts import DatabaseHostGate, prune_hosts, shared_host_gate
 from watcher.pipeline import open_services
 from watcher.store.db import Database
 
@@ -215,6 +215,24 @@ async def test_reservations_follow_each_other_per_host(postgres_url: str) -> Non
     assert 4.5 < second <= 5.0
     assert other_host == 0.0
     assert no_gap == 0.0
+
+
+async def test_hosts_idle_for_a_day_are_pruned(postgres_url: str) -> None:
+    db = Database(postgres_url)
+    try:
+        gate = DatabaseHostGate(db)
+        await gate.reserve("recent.example:443", 1.0)
+        await gate.reserve("idle.example:443", 1.0)
+        with db.engine.begin() as conn:
+            conn.execute(text("UPDATE host SET next_request_at = now() - interval '25 hours' WHERE name LIKE 'idle%'"))
+        assert prune_hosts(db) == 1
+        with db.engine.connect() as conn:
+            left = [row[0] for row in conn.execute(text("SELECT name FROM host"))]
+        # A pruned host is simply booked afresh.
+        assert await gate.reserve("idle.example:443", 1.0) == 0.0
+    finally:
+        db.engine.dispose()
+    assert left == ["recent.example:443"]
 
 
 async def test_unreachable_database_falls_back_to_the_process_gap() -> None:

@@ -50,6 +50,7 @@ from typing import Any, Protocol
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
 
 from watcher.config import Config, load_config
 from watcher.errors import ConfigError, StorageError, WatcherError
@@ -404,6 +405,18 @@ class _Daemon:
                 extra={"fields": {"sent": report.sent, "retrying": report.retrying, "failed": report.failed}},
             )
 
+    async def housekeeping(self) -> None:
+        """Hourly: forget hosts idle for a day in the shared host gate's table."""
+        from watcher.hosts import prune_hosts
+
+        try:
+            pruned = await asyncio.to_thread(prune_hosts, self.db)
+        except SQLAlchemyError as exc:
+            log.warning("housekeeping-failed", extra={"fields": {"error": str(exc)}})
+            return
+        if pruned:
+            log.info("hosts-pruned", extra={"fields": {"hosts": pruned}})
+
     async def refresh_gauges(self) -> None:
         if self.metrics is None:
             return
@@ -491,6 +504,7 @@ async def _scheduler(daemon: _Daemon, tick: timedelta, dispatch_every: timedelta
     scheduler.add_job(
         daemon.refresh_gauges, "interval", seconds=15, id="gauges", next_run_time=datetime.now(UTC), **every
     )
+    scheduler.add_job(daemon.housekeeping, "interval", hours=1, id="housekeeping", **every)
     scheduler.start()
     try:
         yield

@@ -24,7 +24,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
 
-from sqlalchemy import Connection, func, literal, select
+from sqlalchemy import Connection, delete, func, literal, select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.types import Interval
@@ -33,9 +33,12 @@ from watcher.fetch import HostGate, LocalHostGate
 from watcher.store.db import Database
 from watcher.store.models import Host
 
-__all__ = ["DatabaseHostGate", "shared_host_gate"]
+__all__ = ["HOST_IDLE", "DatabaseHostGate", "prune_hosts", "shared_host_gate"]
 
 log = logging.getLogger(__name__)
+
+#: A host not booked for this long has no gap left to keep: its row is deleted by ``prune_hosts``.
+HOST_IDLE = timedelta(days=1)
 
 
 class DatabaseHostGate:
@@ -154,6 +157,19 @@ class DatabaseHostGate:
                 connection.close()
             except SQLAlchemyError as exc:
                 log.debug("host gate: closing the slots' connection failed: %s", exc)
+
+
+def prune_hosts(db: Database, idle: timedelta = HOST_IDLE) -> int:
+    """Delete the rows of hosts not booked for ``idle`` (on the database's clock); the number deleted.
+
+    Every host ever fetched gets a row, so without this the table only grows. A pruned host's
+    next booking simply inserts its row again. Nothing to do on SQLite, where the table is unused.
+    """
+    if db.is_sqlite:
+        return 0
+    cutoff = func.now() - literal(idle, Interval())
+    with db.engine.begin() as conn:
+        return conn.execute(delete(Host).where(Host.next_request_at < cutoff)).rowcount
 
 
 def _lock_key(host: str) -> int:
