@@ -595,6 +595,11 @@ def _html_li_to_markdown(line: str) -> str:
 # ---------------------------------------------------------------- the extractor
 
 
+#: minimal-mistakes class names a rendered page carries
+_MARKUP_CLASSES = ("archive__item", "page__content", "masthead__menu-item")
+_MARKUP_CLASS = re.compile(rf"class=\"[^\"]*\b(?:{'|'.join(_MARKUP_CLASSES)})\b")
+
+
 class AcademicPagesExtractor(Extractor):
     """academicpages / minimal-mistakes sites: rendered pages, repository sources, single markdown pages."""
 
@@ -613,7 +618,8 @@ class AcademicPagesExtractor(Extractor):
             if meta.get("author_profile") is True or meta.get("collection") == "publications":
                 return "front matter: academicpages page keys"
             return None
-        if re.search(r"class=\"[^\"]*\b(?:archive__item|page__content|masthead__menu-item)\b", text):
+        # the class names are plain substrings: test for them before the attribute regex scans every class
+        if any(name in text for name in _MARKUP_CLASSES) and _MARKUP_CLASS.search(text):
             return "minimal-mistakes markup"
         return None
 

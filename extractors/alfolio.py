@@ -59,12 +59,13 @@ _CONFIG_MARKERS = re.compile(
     r"^\s*(?:scholar:|news_scrollable:|news_limit:|enable_darkmode:)|al-folio|jekyll-scholar", re.M
 )
 _ABOUT_KEYS = frozenset({"selected_papers", "news", "profile", "social", "latest_posts"})
-_HTML_MARKERS = (
-    re.compile(r"<ol class=\"bibliography\""),
-    re.compile(r"<div class=\"news\""),
-    re.compile(r"dark_mode\.js|jekyll-pygments-themes|/assets/js/common\.js"),
-    re.compile(r"al-folio", re.I),
+#: Rendered-page markers, each a set of literal strings (any one marks); the name is matched case-insensitively.
+_HTML_MARKERS: tuple[tuple[str, ...], ...] = (
+    ('<ol class="bibliography"',),
+    ('<div class="news"',),
+    ("dark_mode.js", "jekyll-pygments-themes", "/assets/js/common.js"),
 )
+_NAME_MARKER = re.compile(r"al-folio", re.I)
 _GITHUB_IO = re.compile(r"^https?://(?P<user>[A-Za-z0-9-]+)\.github\.io(?:/|$)", re.I)
 
 # --- biography positions -------------------------------------------------------------
@@ -287,8 +288,11 @@ class AlfolioExtractor(Extractor):
             if len(keys) >= 2:
                 return f"al-folio page front matter ({', '.join(sorted(keys))})"
             return None
-        hits = [m.pattern for m in _HTML_MARKERS if m.search(doc.text)]
-        return f"rendered al-folio markers: {len(hits)}" if len(hits) >= 2 else None
+        hits = sum(any(marker in doc.text for marker in markers) for markers in _HTML_MARKERS)
+        if hits == 0:  # the name alone is not enough
+            return None
+        hits += _has_name_marker(doc.text)
+        return f"rendered al-folio markers: {hits}" if hits >= 2 else None
 
     def parse(self, doc: Document) -> list[Record]:
         if doc.is_bundle:
@@ -304,6 +308,12 @@ class AlfolioExtractor(Extractor):
             return None
         user = m["user"]
         return f"github:{user}/{user}.github.io"
+
+
+def _has_name_marker(text: str) -> bool:
+    # A case-insensitive regex scans slowly; any match lower-cases to "al-fol" ("I" may lower-case to two
+    # characters, the letters before it to one), so a plain substring test rules most pages out first.
+    return "al-fol" in text.lower() and _NAME_MARKER.search(text) is not None
 
 
 def _detect_bundle(files: Mapping[str, str]) -> str | None:

@@ -340,6 +340,8 @@ def _rendered_experience(tree: LexborHTMLParser) -> Iterable[Role]:
 
 # ---------------------------------------------------------------- the extractor
 
+_MARKUP_CLASSES = ("pub-list-item", "view-list-item", "experience-card")
+_MARKUP_CLASS = re.compile(rf"class=\"[^\"]*\b(?:{'|'.join(_MARKUP_CLASSES)})\b")
 _GENERATOR = re.compile(r"<meta[^>]+name=[\"']generator[\"'][^>]+content=[\"']([^\"']+)", re.I)
 
 
@@ -371,7 +373,8 @@ class HugoBloxExtractor(Extractor):
         generator = _GENERATOR.search(head)
         if generator and re.search(r"wowchemy|hugo blox|academic", generator.group(1), re.I):
             return f"generator meta tag: {generator.group(1)}"
-        if re.search(r"class=\"[^\"]*\b(?:pub-list-item|view-list-item|experience-card)\b", head):
+        # the class names are plain substrings: test for them before the attribute regex scans every class
+        if any(name in head for name in _MARKUP_CLASSES) and _MARKUP_CLASS.search(head):
             return "Hugo Blox markup"
         return None
 
