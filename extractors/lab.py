@@ -42,6 +42,10 @@ _ROLE_HEADINGS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"intern", "Intern"),
     )
 )
+# All of the patterns above at once, case-sensitive, for lower-cased ASCII text: there it matches exactly
+# when one of them does (they are written in lower case), several times faster than the case-insensitive
+# ones one by one. Most headings (paper titles) match none.
+_ANY_ROLE_HEADING_LOWER = re.compile("|".join(pattern.pattern for pattern, _ in _ROLE_HEADINGS))
 _PEOPLE_WORDS = re.compile(r"^(?:our |the |lab |group )?(?:people|members|team|current members|lab members)\b", re.I)
 _NEWS_HEADING = re.compile(r"\bnews\b|updates|announcements", re.I)
 _PAPERS_HEADING = re.compile(r"publication|papers|preprints", re.I)
@@ -142,6 +146,8 @@ def _with_next_step(role: str, rest: str) -> str:
 def _role_of(heading: str) -> str | None:
     text = clean_text(heading)
     if not text or len(text.split()) > 6:
+        return None
+    if text.isascii() and not _ANY_ROLE_HEADING_LOWER.search(text.lower()):
         return None
     return next((role for pattern, role in _ROLE_HEADINGS if pattern.search(text)), None)
 
