@@ -20,6 +20,7 @@ from servers import serve
 from sqlalchemy import select
 
 from watcher.config import ChannelConfig
+from watcher.errors import ConfigError
 from watcher.notify import build_notifiers
 from watcher.notify.base import Routing
 from watcher.notify.outbox import (
@@ -176,6 +177,29 @@ def test_failing_endpoint_is_retried_then_given_up_and_listed(tmp_path: Path) ->
         assert retry_delivery(s, d.id, clock.now) is d
         assert d.status == "pending"
     assert len(receiver.hits) == 2
+
+
+def test_a_channels_give_up_age_comes_from_its_config(tmp_path: Path) -> None:
+    db = make_db(tmp_path)
+    receiver = Receiver(script=[500] * 100)
+    with serve(receiver.app()) as url:
+        patient, hasty = webhooks(url, {"name": "patient"}, {"name": "hasty", "give_up_after": "2h"})
+        with db.session() as s:
+            source = add_source(s, "jane")
+            enqueue_changes(s, [add_change(s, source, "paper", paper("A"))], [patient, hasty], T0)
+        clock = Clock()
+        asyncio.run(dispatch_pending(db, [patient, hasty], clock))
+        clock.advance(timedelta(hours=3))
+        report = asyncio.run(dispatch_pending(db, [patient, hasty], clock))
+    assert (report.retrying, report.failed) == (1, 1)
+    with db.session() as s:
+        status = {d.channel: d.status for d in s.scalars(select(Delivery))}
+    assert status == {"patient": "pending", "hasty": "failed"}
+
+
+def test_a_bad_give_up_age_is_a_config_error() -> None:
+    with pytest.raises(ConfigError, match=r"notify\[webhook\].*give_up_after.*not a duration"):
+        webhooks("http://127.0.0.1:9", {"give_up_after": "soon"})
 
 
 def test_unconfigured_channel_is_kept_and_retried(tmp_path: Path) -> None:

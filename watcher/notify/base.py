@@ -18,6 +18,9 @@ A channel in the config file is a mapping with a ``type`` (``email``, ``webhook`
 ``operator``
     ``true`` marks the channels that receive operator alerts (failing or suspect
     sources); when no channel is marked, every channel receives them.
+``give_up_after``
+    how long a failing delivery is retried before it is marked ``failed`` (``3d`` by
+    default; a duration like ``12h`` or ``7d``).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from datetime import datetime, time, timedelta
 from typing import Any, ClassVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from watcher.config import ChannelConfig
+from watcher.config import ChannelConfig, parse_duration
 from watcher.errors import ConfigError
 from watcher.records import KINDS
 from watcher.store.models import Change, Source
@@ -47,9 +50,11 @@ __all__ = [
 ]
 
 DIGEST_MODES = ("immediate", "daily", "weekly")
+#: How long a failing delivery is retried by default.
+GIVE_UP_AFTER = timedelta(days=3)
 CHANGE_TYPES = ("added", "removed", "modified")
 COMMON_OPTIONS = frozenset(
-    {"name", "sources", "tags", "kinds", "only", "digest", "digest_at", "timezone", "operator"}
+    {"name", "sources", "tags", "kinds", "only", "digest", "digest_at", "timezone", "operator", "give_up_after"}
 )
 
 
@@ -97,6 +102,8 @@ class Routing:
     digest_at: time = time(8, 0)
     timezone: str = "UTC"
     operator: bool = False
+    #: Retry a failing delivery this long (from its creation, or a digest's due time).
+    give_up_after: timedelta = GIVE_UP_AFTER
 
     def accepts(self, change: Change, source: Source) -> bool:
         """Whether ``change`` of ``source`` goes to this channel (empty filters accept all)."""
@@ -234,7 +241,12 @@ def parse_routing(options: Mapping[str, Any], where: str) -> Routing:
     operator = options.get("operator", False)
     if not isinstance(operator, bool):
         raise ConfigError(f"{where}: 'operator' must be true or false")
+    try:
+        give_up_after = parse_duration(options["give_up_after"]) if "give_up_after" in options else GIVE_UP_AFTER
+    except ConfigError as exc:
+        raise ConfigError(f"{where}: 'give_up_after': {exc}") from exc
     return Routing(
+        give_up_after=give_up_after,
         sources=frozenset(option_list(options.get("sources"), "sources", where)),
         tags=frozenset(option_list(options.get("tags"), "tags", where)),
         kinds=frozenset(kinds),

@@ -31,7 +31,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from watcher.errors import NotifyError
-from watcher.notify.base import Message, Notifier
+from watcher.notify.base import GIVE_UP_AFTER, Message, Notifier
 from watcher.report import change_to_json
 from watcher.store.db import Database
 from watcher.store.models import Change, Delivery, DeliveryChange, Source
@@ -57,7 +57,6 @@ __all__ = [
 BACKOFF_BASE = timedelta(seconds=30)
 BACKOFF_FACTOR = 2
 BACKOFF_CAP = timedelta(hours=6)
-GIVE_UP_AFTER = timedelta(days=3)
 #: How long a claimed delivery stays invisible to other dispatchers; longer than any send.
 LEASE = timedelta(minutes=5)
 _MAX_ERROR = 2000
@@ -327,7 +326,7 @@ async def dispatch_pending(
     *,
     limit: int = 100,
     lease: timedelta = LEASE,
-    give_up_after: timedelta = GIVE_UP_AFTER,
+    give_up_after: timedelta | None = None,
     concurrency: int = 8,
     rng: random.Random | None = None,
     hooks: DispatchHooks | None = None,
@@ -335,7 +334,8 @@ async def dispatch_pending(
     """Send up to ``limit`` due pending deliveries and record each attempt.
 
     ``now`` is the clock (called at claim and at each result). Call it again for the next
-    batch; ``DispatchReport.attempted < limit`` means nothing else was due.
+    batch; ``DispatchReport.attempted < limit`` means nothing else was due. A failing
+    delivery is retried for its channel's ``give_up_after`` (``give_up_after`` overrides it).
     """
     hooks = hooks or DispatchHooks()
     rng = rng or random.Random()
@@ -348,11 +348,13 @@ async def dispatch_pending(
     send_timeout = lease.total_seconds() / 2
 
     async def one(claim: _Claim) -> tuple[_Claim, NotifyError | None, str]:
+        notifier = by_name.get(claim.channel)
         async with gate:
-            error = await _attempt(by_name.get(claim.channel), claim, send_timeout)
+            error = await _attempt(notifier, claim, send_timeout)
         if error is None and hooks.after_send:
             hooks.after_send(claim.delivery_id)
-        return claim, error, _record(db, claim, error, now(), give_up_after, rng)
+        patience = give_up_after or (notifier.routing.give_up_after if notifier else GIVE_UP_AFTER)
+        return claim, error, _record(db, claim, error, now(), patience, rng)
 
     outcomes = await asyncio.gather(*(one(c) for c in claims))
     counts = {"sent": 0, "retrying": 0, "failed": 0}
