@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import httpx
 import pytest
 import yaml
 from aiohttp import web
@@ -174,10 +175,15 @@ async def test_run_daemon_checks_due_sources_once_and_schedules_the_next(
         stop = asyncio.Event()
         caplog.set_level(logging.INFO, logger="watcher.daemon")
 
+        feed_port = _free_port()
+        feed: list[httpx.Response] = []
+
         async def stop_when_checked() -> None:
             while len([r for r in caplog.records if r.getMessage() == "check"]) < 6:
                 await asyncio.sleep(0.05)
             await asyncio.sleep(0.6)  # a few more ticks: nothing is due again for an hour
+            async with httpx.AsyncClient() as client:
+                feed.append(await client.get(f"http://127.0.0.1:{feed_port}/feed.atom"))
             stop.set()
 
         stopper = asyncio.create_task(stop_when_checked())
@@ -188,7 +194,7 @@ async def test_run_daemon_checks_due_sources_once_and_schedules_the_next(
                 run_daemon(
                     db, config, lambda: open_services(db, None, notifiers=(), settings=FetchSettings(host_delay=0)),
                     owner="t1", tick=timedelta(seconds=0.1), lease=timedelta(seconds=30), stop_event=stop,
-                    metrics=metrics,
+                    metrics=metrics, feeds=("127.0.0.1", feed_port),
                 ),
                 timeout=20,
             )
@@ -198,6 +204,8 @@ async def test_run_daemon_checks_due_sources_once_and_schedules_the_next(
         finally:
             metrics.close()
     assert 'watcher_checks_total{status="baseline"} 6.0' in scraped
+    # The feeds are served while the daemon runs (first readings are baselines: no entries yet).
+    assert feed[0].status_code == 200 and b"<feed" in feed[0].content and b"<entry>" not in feed[0].content
     assert "watcher_check_duration_seconds_count 6.0" in scraped
     assert "watcher_sources_due " in scraped and "watcher_deliveries_pending 0.0" in scraped
     assert all(site.count(f"/p{i}.bib") == 1 for i in range(6))

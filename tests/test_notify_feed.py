@@ -90,3 +90,39 @@ def test_feed_command_writes_a_file_per_source_or_person(db: Database, tmp_path:
     root = parse(result.stdout_bytes)
     assert root.findall("a:entry", NS) == []
     assert root.findtext("a:updated", namespaces=NS).startswith("2026-11-21T09:30:00")
+
+
+async def test_feeds_are_served_over_http_with_etags(db: Database) -> None:
+    import httpx
+
+    from watcher.notify.feed import serve_feeds
+
+    async with serve_feeds(db, "127.0.0.1", 0, lambda: T0 + timedelta(days=1)) as port, httpx.AsyncClient(
+        base_url=f"http://127.0.0.1:{port}"
+    ) as client:
+        everything = await client.get("/feed.atom")
+        jane = await client.get("/feed/source/jane.atom")
+        lab = await client.get("/feed/person/Lab X.atom")
+        again = await client.get("/feed.atom", headers={"If-None-Match": everything.headers["ETag"]})
+        typo = await client.get("/feed/source/jnae.atom")
+    assert everything.status_code == 200
+    assert everything.headers["Content-Type"].startswith("application/atom+xml")
+    assert len(parse(everything.content).findall("a:entry", NS)) == 3
+    assert len(parse(jane.content).findall("a:entry", NS)) == 2
+    assert [e.findtext("a:title", namespaces=NS) for e in parse(lab.content).findall("a:entry", NS)] == [
+        e.findtext("a:title", namespaces=NS)
+        for e in parse(everything.content).findall("a:entry", NS)
+        if "Cy Lark" in (e.findtext("a:title", namespaces=NS) or "")
+    ]
+    assert again.status_code == 304 and not again.content
+    assert typo.status_code == 404 and "jnae" in typo.text
+
+
+async def test_a_taken_feed_port_is_a_clear_error(db: Database) -> None:
+    from watcher.errors import ConfigError
+    from watcher.notify.feed import serve_feeds
+
+    async with serve_feeds(db, "127.0.0.1", 0, lambda: T0) as port:
+        with pytest.raises(ConfigError, match=f"cannot serve feeds on 127.0.0.1:{port}"):
+            async with serve_feeds(db, "127.0.0.1", port, lambda: T0):
+                pass

@@ -526,8 +526,11 @@ async def run_daemon(
     grace: timedelta = timedelta(seconds=30),
     dispatch_every: timedelta | None = None,
     metrics: DaemonMetrics | None = None,
+    feeds: tuple[str, int] | None = None,
 ) -> None:
     """Run until ``stop_event`` is set or SIGTERM/SIGINT arrives; return after a clean shutdown.
+
+    ``feeds`` (address, port) serves the Atom feeds of the recorded changes over HTTP.
 
     ``config_path`` (optional) is synced into the database on start and on SIGHUP. On
     SQLite a second daemon on the same file raises ``StorageError`` before doing anything.
@@ -563,10 +566,16 @@ async def run_daemon(
             keeper.start()
             try:
                 with _signal_handlers(loop, handlers):
-                    async with _scheduler(daemon, tick, dispatch_every or max(tick, timedelta(seconds=5))):
-                        await stop.wait()
-                        log.info("daemon-stopping", extra={"fields": {"in_flight": len(daemon.in_flight)}})
-                    released = await daemon.drain(grace)
+                    async with contextlib.AsyncExitStack() as serving:
+                        if feeds is not None:
+                            from watcher.notify.feed import serve_feeds
+
+                            port = await serving.enter_async_context(serve_feeds(db, *feeds, now))
+                            log.info("feeds-served", extra={"fields": {"url": f"http://{feeds[0]}:{port}/feed.atom"}})
+                        async with _scheduler(daemon, tick, dispatch_every or max(tick, timedelta(seconds=5))):
+                            await stop.wait()
+                            log.info("daemon-stopping", extra={"fields": {"in_flight": len(daemon.in_flight)}})
+                        released = await daemon.drain(grace)
             finally:
                 await asyncio.to_thread(keeper.stop)
             await _flush_deliveries(daemon)

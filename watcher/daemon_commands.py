@@ -3,7 +3,7 @@
 Daemon settings come from the command line, else from the config file's ``daemon:``
 section, else the defaults::
 
-    daemon: {tick: 5s, lease: 10m, max_parallel: 32, grace: 30s, metrics_port: 9464}
+    daemon: {tick: 5s, lease: 10m, max_parallel: 32, grace: 30s, metrics_port: 9464, feed_port: 8465}
 """
 
 from __future__ import annotations
@@ -24,7 +24,10 @@ from watcher.errors import ConfigError
 
 __all__ = ["DaemonOptions", "daemon_options", "register_commands"]
 
-_DAEMON_KEYS = {"tick", "lease", "max_parallel", "grace", "metrics_port", "metrics_address", "log_format"}
+_DAEMON_KEYS = {
+    "tick", "lease", "max_parallel", "grace", "metrics_port", "metrics_address", "feed_port", "feed_address",
+    "log_format",
+}  # fmt: skip
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -35,6 +38,8 @@ class DaemonOptions:
     grace: timedelta = timedelta(seconds=30)
     metrics_port: int | None = None
     metrics_address: str = "127.0.0.1"
+    feed_port: int | None = None
+    feed_address: str = "127.0.0.1"
     log_format: str = "logfmt"
 
 
@@ -66,6 +71,8 @@ def daemon_options(section: Mapping[str, Any] | None, overrides: Mapping[str, An
         grace=parse_duration(raw["grace"]) if "grace" in raw else defaults.grace,
         metrics_port=_positive_int(raw["metrics_port"], "metrics_port") if "metrics_port" in raw else None,
         metrics_address=str(raw.get("metrics_address", defaults.metrics_address)),
+        feed_port=_positive_int(raw["feed_port"], "feed_port") if "feed_port" in raw else None,
+        feed_address=str(raw.get("feed_address", defaults.feed_address)),
         log_format=log_format,
     )
 
@@ -91,6 +98,8 @@ def _configure_logging(style: str) -> None:
 @click.option("--owner", help="Name of this daemon in leases and `watcher status` (default host:pid:random).")
 @click.option("--metrics-port", type=int, help="Serve Prometheus metrics on this port (needs watcher[metrics]).")
 @click.option("--metrics-address", help="Address for the metrics endpoint (default 127.0.0.1).")
+@click.option("--feed-port", type=int, help="Serve the Atom feeds (/feed.atom, /feed/source/NAME.atom) on this port.")
+@click.option("--feed-address", help="Address for the feeds (default 127.0.0.1).")
 @click.option("--log-format", type=click.Choice(["logfmt", "json"]), help="Log line format (default logfmt).")
 @click.pass_obj
 def daemon(app: Any, owner: str | None, **values: Any) -> None:
@@ -114,6 +123,7 @@ def daemon(app: Any, owner: str | None, **values: Any) -> None:
                 grace=options.grace,
                 now=app.now,
                 metrics=metrics,
+                feeds=(options.feed_address, options.feed_port) if options.feed_port else None,
             )
         )
     finally:

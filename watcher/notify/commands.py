@@ -20,7 +20,6 @@ import click
 from watcher.errors import NotifyError, WatcherError
 from watcher.notify import build_notifiers
 from watcher.notify.base import Message, Notifier
-from watcher.notify.feed import build_atom_feed, feed_id_for, recent_changes
 from watcher.notify.outbox import dispatch_pending, list_deliveries, new_idempotency_key, retry_delivery
 
 __all__ = ["ChannelResult", "register_commands", "send_test_messages"]
@@ -146,24 +145,19 @@ def feed_command(
     """Write an Atom feed of the recorded changes (all, one source, or one person)."""
     if source_name and person:
         raise click.ClickException("use --source or --person, not both")
+    from watcher.notify.feed import FeedScope, feed_document
+
     with obj.db.session() as session:
-        pairs = recent_changes(session, source=source_name, person=person, limit=limit)
-    if source_name:
-        scope, title = f"source/{source_name}", f"watcher: {source_name}"
-    elif person:
-        scope, title = f"person/{person}", f"watcher: {person}"
-    else:
-        scope, title = "all", "watcher: all changes"
-    if link is None and source_name and pairs:
-        link = pairs[0][1].url
-    xml = build_atom_feed(pairs, title=title, feed_id=feed_id_for(scope), link=link, updated=obj.now())
+        xml, count = feed_document(
+            session, FeedScope(source=source_name, person=person), now=obj.now(), link=link, limit=limit
+        )
     if output is None:
         click.echo(xml.decode("utf-8"), nl=False)
         return
     tmp = output.with_name(output.name + ".tmp")
     tmp.write_bytes(xml)
     tmp.replace(output)  # readers of a served feed never see half a file
-    click.echo(f"wrote {len(pairs)} entries to {output}", err=True)
+    click.echo(f"wrote {count} entries to {output}", err=True)
 
 
 def register_commands(cli: click.Group) -> None:

@@ -1,23 +1,45 @@
-"""An Atom feed of recorded changes (RFC 4287), built with feedgen.
+"""An Atom feed of recorded changes (RFC 4287), built with feedgen, and its HTTP server.
 
 Each entry's id is a ``tag:`` URI made from the change id, so a feed reader never shows
-the same change twice however often the feed is rebuilt.
+the same change twice however often the feed is rebuilt. ``watcher feed`` writes a feed
+to a file; ``watcher daemon --feed-port`` serves them (``serve_feeds``):
+
+* ``/feed.atom``: every change;
+* ``/feed/source/NAME.atom``: one watch's changes;
+* ``/feed/person/LABEL.atom``: the changes of the watches labelled with one person or lab.
+
+Answers carry an ETag, so a feed reader polling an unchanged feed gets a 304.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import asyncio
+import hashlib
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import datetime
 
 from feedgen.feed import FeedGenerator
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from watcher.errors import ConfigError
 from watcher.notify.render import render_change_html, safe_link
 from watcher.report import change_sentence, change_to_json
+from watcher.store.db import Database
 from watcher.store.models import Change, Source
 
-__all__ = ["TAG_AUTHORITY", "build_atom_feed", "change_entry_id", "feed_id_for", "recent_changes"]
+__all__ = [
+    "TAG_AUTHORITY",
+    "FeedScope",
+    "build_atom_feed",
+    "change_entry_id",
+    "feed_document",
+    "feed_id_for",
+    "recent_changes",
+    "serve_feeds",
+]
 
 TAG_AUTHORITY = "watcher.invalid,2026"
 
@@ -88,3 +110,90 @@ def recent_changes(
         stmt = stmt.where(Source.label == person)
     stmt = stmt.order_by(Change.detected_at.desc(), Change.id.desc()).limit(limit)
     return [(c, s) for c, s in session.execute(stmt).all()]
+
+
+@dataclass(frozen=True)
+class FeedScope:
+    """Which changes a feed holds: all, one source (by name) or one person/lab (by label)."""
+
+    source: str | None = None
+    person: str | None = None
+
+    @property
+    def scope(self) -> str:
+        if self.source:
+            return f"source/{self.source}"
+        return f"person/{self.person}" if self.person else "all"
+
+    @property
+    def title(self) -> str:
+        return f"watcher: {self.source or self.person or 'all changes'}"
+
+    def exists(self, session: Session) -> bool:
+        """Whether the named source or label is known (a feed of a typo would stay empty forever)."""
+        if self.source:
+            return session.scalar(select(Source.id).where(Source.name == self.source).limit(1)) is not None
+        if self.person:
+            return session.scalar(select(Source.id).where(Source.label == self.person).limit(1)) is not None
+        return True
+
+
+def feed_document(
+    session: Session, scope: FeedScope, *, now: datetime, link: str | None = None, limit: int = 200
+) -> tuple[bytes, int]:
+    """The Atom document of ``scope`` and its number of entries; a source's feed links to its page."""
+    pairs = recent_changes(session, source=scope.source, person=scope.person, limit=limit)
+    if link is None and scope.source and pairs:
+        link = pairs[0][1].url
+    xml = build_atom_feed(pairs, title=scope.title, feed_id=feed_id_for(scope.scope), link=link, updated=now)
+    return xml, len(pairs)
+
+
+@asynccontextmanager
+async def serve_feeds(
+    db: Database, address: str, port: int, now: Callable[[], datetime], *, limit: int = 200
+) -> AsyncIterator[int]:
+    """Serve the feeds on ``address:port`` (0: a free port) while the context is open; yields the port."""
+    from aiohttp import web
+
+    async def answer(request: web.Request, scope: FeedScope) -> web.Response:
+        def build() -> tuple[bytes, int] | None:
+            with db.session() as session:
+                if not scope.exists(session):
+                    return None
+                return feed_document(session, scope, now=now(), limit=limit)
+
+        built = await asyncio.to_thread(build)
+        if built is None:
+            how = "named" if scope.source else "labelled"
+            raise web.HTTPNotFound(text=f"no watch {how} {scope.source or scope.person!r}\n")
+        xml, _count = built
+        etag = '"' + hashlib.sha256(xml).hexdigest()[:32] + '"'
+        if etag in request.headers.get("If-None-Match", ""):
+            return web.Response(status=304, headers={"ETag": etag})
+        return web.Response(body=xml, content_type="application/atom+xml", charset="utf-8", headers={"ETag": etag})
+
+    async def everything(request: web.Request) -> web.Response:
+        return await answer(request, FeedScope())
+
+    async def one_source(request: web.Request) -> web.Response:
+        return await answer(request, FeedScope(source=request.match_info["name"]))
+
+    async def one_person(request: web.Request) -> web.Response:
+        return await answer(request, FeedScope(person=request.match_info["label"]))
+
+    app = web.Application()
+    app.router.add_get("/feed.atom", everything)
+    app.router.add_get("/feed/source/{name}.atom", one_source)
+    app.router.add_get("/feed/person/{label}.atom", one_person)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    try:
+        site = web.TCPSite(runner, address, port)
+        try:
+            await site.start()
+        except OSError as exc:
+            raise ConfigError(f"cannot serve feeds on {address}:{port}: {exc.strerror}") from exc
+        yield runner.addresses[0][1]
+    finally:
+        await runner.cleanup()
