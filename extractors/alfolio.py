@@ -461,13 +461,23 @@ def _rendered_roles(tree: LexborHTMLParser) -> list[Role]:
     text = ""
     if bio is not None:
         # Block elements end a line; inline markup does not split a sentence.
-        text = markdown_to_text(bio.html or "")
+        text = markdown_to_text(_html_without_bibliography(bio))
     roles = read_positions(text)
     desc = tree.css_first(".post-header .desc")
     subtitle = _subtitle_role(clean_text(desc.text())) if desc is not None else None
     if subtitle is not None and all(r.key != subtitle.key for r in roles):
         roles.append(subtitle)
     return roles
+
+
+def _html_without_bibliography(node: LexborNode) -> str:
+    """A node's HTML without its paper lists: a bibliography never states the owner's position, and on
+    a page without a ``.clearfix`` biography it is most of the ``<article>`` read in its place."""
+    html = node.html or ""
+    for bibliography in node.css("ol.bibliography"):
+        if bibliography_html := bibliography.html:
+            html = html.replace(bibliography_html, "\n", 1)
+    return html
 
 
 CASES: Sequence[Case] = (
