@@ -1313,7 +1313,9 @@ def _read_section(section: Section) -> list[Record]:
         if section.kind == "paper":
             if len(entry.lines) == 1 and (is_noise(entry.lines[0]) or len(entry.lines[0].split()) < 3):
                 continue
-            if not entry.title and ((_is_prose(entry.text) and not entry.links) or _INSTRUCTION.search(entry.text)):
+            if not entry.title and (
+                (not entry.links and _is_prose(entry.text)) or _INSTRUCTION.search(entry.text)
+            ):
                 continue
             paper = parse_paper_entry(entry)
             if paper is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import date
+from functools import lru_cache
 
 __all__ = [
     "clean_text",
@@ -25,13 +26,23 @@ _NON_WORD = re.compile(r"[^\w]+")
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"'<>]+)", re.I)
 _ARXIV_NEW = re.compile(r"(?:arxiv\.org/(?:abs|pdf|html)/|arxiv[:\s]\s*)(\d{4}\.\d{4,5})(?:v\d+)?", re.I)
 _ARXIV_OLD = re.compile(r"(?:arxiv\.org/(?:abs|pdf)/|arxiv:\s*)([a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?", re.I)
+# The same two patterns in lower case, for lower-cased ASCII text: case-insensitive matching
+# compares every character through case folding, and cannot skip ahead to "arxiv".
+_ARXIV_NEW_LOWER = re.compile(r"arxiv(?:\.org/(?:abs|pdf|html)/|[:\s]\s*)(\d{4}\.\d{4,5})(?:v\d+)?")
+_ARXIV_OLD_LOWER = re.compile(r"arxiv(?:\.org/(?:abs|pdf)/|:\s*)([a-z\-]+(?:\.[a-z]{2})?/\d{7})(?:v\d+)?")
 # Reads as r"(?<!\d)(19[5-9]\d|20\d\d)(?!\d)"; the no-digit-before test follows the first digit,
 # so the engine can skip to a "1" or "2".
 _YEAR = re.compile(r"(1(?<!\d1)9[5-9]\d|2(?<!\d2)0\d\d)(?!\d)")
 _EMPHASIS = re.compile(r"[*_]{1,3}([^*_]+)[*_]{1,3}")
 _BRACES = re.compile(r"^[{]+|[}]+$")
 _AUTHOR_MARKS = re.compile(r"[*†‡§¶✝#]+")
-_AUTHOR_SEPARATOR = re.compile(r"\s*;\s*|\s*,\s*(?:and\s+|&\s*)?|\s+and\s+|\s+&\s+")
+# Reads as r"\s*;\s*|\s*,\s*(?:and\s+|&\s*)?|\s+and\s+|\s+&\s+": every separator starts with a space,
+# ";" or ","; a pattern that starts with that set lets the engine skip the letters of the names
+# instead of trying four alternatives at each of them.
+_AUTHOR_SEPARATOR = re.compile(
+    r"[\s;,](?:(?<=\s)\s*;\s*|(?<=;)\s*|(?<=\s)\s*,\s*(?:and\s+|&\s*)?|(?<=,)\s*(?:and\s+|&\s*)?"
+    r"|(?<=\s)\s*and\s+|(?<=\s)\s*&\s+)"
+)
 _TRAILING = " \t\r\n.,;:-–—|"
 _QUOTES = "\"'“”‘’«»`"
 
@@ -93,8 +104,14 @@ def find_doi(text: str | None) -> str | None:
 
 def find_arxiv(text: str | None) -> str | None:
     """The first arXiv identifier in a text or link, without its version suffix."""
-    if not text or (text.isascii() and "arxiv" not in text.lower()):  # both patterns need it; most texts lack it
+    if not text:
         return None
+    if text.isascii():
+        lowered = text.lower()
+        if "arxiv" not in lowered:  # both patterns need it; most texts lack it
+            return None
+        match = _ARXIV_NEW_LOWER.search(lowered) or _ARXIV_OLD_LOWER.search(lowered)
+        return text[match.start(1) : match.end(1)] if match else None  # the identifier as written
     match = _ARXIV_NEW.search(text) or _ARXIV_OLD.search(text)
     return match.group(1) if match else None
 
@@ -126,7 +143,11 @@ def parse_date(text: str | None) -> str | None:
     Handles "Sep 02, 2026", "2 September 2026", "2026/10", "2026-10-02", "10/2026",
     "Present"/"now" (-> None) and plain years. Anything else gives None rather than a guess.
     """
-    text = clean_text(text).strip("[]() .:")
+    return _parse_clean_date(clean_text(text).strip("[]() .:"))
+
+
+@lru_cache(maxsize=2048)  # pages repeat their dates ("2024", "Sep 2024") and the reading never changes
+def _parse_clean_date(text: str) -> str | None:
     if not text or text.lower() in {"present", "now", "current", "today", "ongoing"}:
         return None
     if m := re.fullmatch(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[T ].*)?", text):
