@@ -25,11 +25,13 @@ The line reading and the paper rules are shared with ``extractors.lab``.
 
 from __future__ import annotations
 
+import functools
 import html
 import itertools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from selectolax.lexbor import LexborHTMLParser
 
@@ -116,13 +118,16 @@ _HIDDEN = re.compile(r"""display\s*:\s*none|visibility\s*:\s*hidden|\bhidden\b""
 _STYLE = re.compile(r"""\b(?:style\s*=\s*(?:"[^"]*"|'[^']*')|hidden(?:\s|$|=))""", re.I)
 
 
-@dataclass(frozen=True, slots=True)
-class Segment:
+class Segment(NamedTuple):
     """A run of text with the markers of the elements around it that opened on its line."""
 
     text: str
     markers: frozenset[str]
     href: str | None = None
+
+
+# A Segment from a (text, markers, href) tuple, without a Python-level call: a page has hundreds.
+_segment = functools.partial(tuple.__new__, Segment)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,17 +138,22 @@ class Line:
     heading: int = 0
     #: The line's clean text; worked out from the segments unless the reader passes it.
     text: str = field(default="", compare=False)
+    #: Every marker on the line, so most tests for a marker need not look at the segments.
+    present: frozenset[str] = field(default=frozenset(), init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.text:
             object.__setattr__(self, "text", clean_text("".join(s.text for s in self.segments)))
+        object.__setattr__(self, "present", _markers_of(self.segments))
 
     def marked(self, *markers: str) -> str:
         """The text of the segments carrying any of ``markers``."""
-        return clean_text("".join(s.text for s in self.segments if not s.markers.isdisjoint(markers)))
+        if self.present.isdisjoint(markers):
+            return ""
+        return clean_text("".join([s.text for s in self.segments if not s.markers.isdisjoint(markers)]))
 
     def has(self, *markers: str) -> bool:
-        return any(not s.markers.isdisjoint(markers) for s in self.segments)
+        return not self.present.isdisjoint(markers)
 
     def links(self) -> list[tuple[str, str]]:
         """(href, link text) of every link on the line, in order."""
@@ -152,6 +162,30 @@ class Line:
             if seg.href is not None:
                 found.setdefault(seg.href, []).append(seg.text)
         return [(href, clean_text("".join(parts))) for href, parts in found.items()]
+
+
+def _markers_of(segments: Sequence[Segment]) -> frozenset[str]:
+    if len(segments) == 1:
+        return segments[0].markers
+    return frozenset().union(*[s.markers for s in segments])
+
+
+# Line's generated __init__ sets each field through the frozen class's checks; the reader,
+# which makes every line of a page, sets the slots directly.
+_SET_SEGMENTS = Line.segments.__set__  # type: ignore[attr-defined]
+_SET_HEADING = Line.heading.__set__  # type: ignore[attr-defined]
+_SET_TEXT = Line.text.__set__  # type: ignore[attr-defined]
+_SET_PRESENT = Line.present.__set__  # type: ignore[attr-defined]
+
+
+def _new_line(segments: tuple[Segment, ...], heading: int, text: str) -> Line:
+    """``Line(segments, heading, text)`` for a non-empty clean ``text``."""
+    line = object.__new__(Line)
+    _SET_SEGMENTS(line, segments)
+    _SET_HEADING(line, heading)
+    _SET_TEXT(line, text)
+    _SET_PRESENT(line, _markers_of(segments))
+    return line
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,7 +237,6 @@ def _build_lines(body_html: str) -> list[Line]:
     skipping = 0
     headings_open = 0
     line_no = 0  # len(lines), kept up to date after each flush
-    infos: dict[tuple[str, str], _TagInfo] = {}
     for closing, raw_tag, attrs, text in _TOKEN.findall(body_html):
         if text:
             if skipping:
@@ -236,9 +269,9 @@ def _build_lines(body_html: str) -> list[Line]:
             if tag not in _BLOCK:
                 continue
         else:
-            info = infos.get((raw_tag, attrs))
+            info = _TAG_INFOS.get((raw_tag, attrs))
             if info is None:
-                info = infos[(raw_tag, attrs)] = _tag_info(raw_tag, attrs)
+                info = _tag_info_cached(raw_tag, attrs)
             tag, breaks, level, empty, hidden, markers, link = info
             if breaks:
                 if pending:
@@ -275,13 +308,25 @@ def _flush_line(lines: list[Line], pending: list[tuple[str, frozenset[str], str 
         return
     text = clean_text("".join([p[0] for p in pending]))
     if text:
-        lines.append(Line(tuple([Segment(t, m, h) for t, m, h in pending]), heading, text))
+        lines.append(_new_line(tuple(map(_segment, pending)), heading, text))
 
 
 def _open_heading(stack: Sequence[tuple[str, frozenset[str], int, str | None, bool, int, frozenset[str]]]) -> int:
     """Elements still open continue on the next line, but their markers stay with the
     line where they opened (a <td class="x"> does not mark every line inside it)."""
     return next((o[5] for o in stack if o[5]), 0)
+
+
+# Pages of one site (and of one template) repeat their tags, so the readings are kept across pages.
+_TAG_INFOS: dict[tuple[str, str], _TagInfo] = {}
+_TAG_INFOS_LIMIT = 50_000
+
+
+def _tag_info_cached(raw_tag: str, attrs: str) -> _TagInfo:
+    if len(_TAG_INFOS) >= _TAG_INFOS_LIMIT:
+        _TAG_INFOS.clear()
+    info = _TAG_INFOS[(raw_tag, attrs)] = _tag_info(raw_tag, attrs)
+    return info
 
 
 def _tag_info(raw_tag: str, attrs: str) -> _TagInfo:
@@ -410,6 +455,7 @@ _CONTRIBUTION_NOTE = re.compile(r"\((?:equal contribution|\*[^)]*|joint first[^)
 _ET_AL = re.compile(r"\bet al\b\.?")
 _VENUE_LEAD = re.compile(r"^(?:in|to appear in|published in)\s*[:\-]?\s+", re.I)
 _EMPTY_BRACKETS = re.compile(r"\[\s*\]|\(\s*\)")
+_SEPARATORS = ("/", "|", "·", "•")
 _TRAILING_SEPARATORS = re.compile(r"(?:\s*[/|·•]\s*)+$")
 _LABEL_SPLIT = re.compile(r"[\s/|·•,\[\]()]+")
 _BEST_LINK = (re.compile(r"project|page|website", re.I), re.compile(r"paper|pdf|arxiv", re.I))
@@ -448,7 +494,7 @@ def _title_at(lines: Sequence[Line], i: int, authors: dict[int, bool]) -> _Entry
     if line.heading or not text:
         return None
     # Every marker on the line at once, so the texts below are only gathered when present.
-    present = frozenset().union(*[s.markers for s in line.segments])
+    present = line.present
     explicit = "" if present.isdisjoint(_EXPLICIT_TITLE) else line.marked(*_EXPLICIT_TITLE)
     if explicit:
         return _Entry(explicit, i, _href_of(line, *_EXPLICIT_TITLE))
@@ -503,14 +549,16 @@ def _read_entry(
             break
         links.extend(line.links())
         j += 1
+    # The paper's identifiers come from its title link and its labelled links, not from links in its text.
+    labelled = [h for h, t in links if h == entry.title_href or _LINK_WORDS.match(t)]
     paper = Paper(
         title=clean_title(entry.title),
         authors=authors,
         venue=venue,
         year=parse_year(venue),
         url=entry.title_href or _best_link(links),
-        doi=_first(find_doi(h) for h, t in links if _LINK_WORDS.match(t) or h == entry.title_href),
-        arxiv=_first(find_arxiv(h) for h, t in links if _LINK_WORDS.match(t) or h == entry.title_href),
+        doi=_first(find_doi(h) for h in labelled),
+        arxiv=_first(find_arxiv(h) for h in labelled),
     )
     return paper, max(j, entry.start + 1)
 
@@ -543,13 +591,18 @@ def _author_like(line: Line) -> bool:
     return good >= max(2, len(names) - 1) and good >= 0.8 * len(names)
 
 
+# Author lines are read twice (is it one? whose names?) and names recur on a page: both are cached.
+@functools.lru_cache(maxsize=4096)
 def _split_names(text: str) -> tuple[str, ...]:
-    text = _CONTRIBUTION_NOTE.sub("", text)
+    if "(" in text:
+        text = _CONTRIBUTION_NOTE.sub("", text)
     text = text.translate(_NO_MARKS)
-    text = _ET_AL.sub("", text)
+    if "et al" in text:
+        text = _ET_AL.sub("", text)
     return split_authors(text.strip(" ,."))
 
 
+@functools.lru_cache(maxsize=4096)
 def _name_like(name: str) -> bool:
     words = name.split()
     if not 1 <= len(words) <= 6 or len(name) > 45 or _has_digit(name):
@@ -589,10 +642,21 @@ def _venue_text(line: Line, stripped: str | None = None) -> str | None:
 
 def _strip_link_words(line: Line) -> str:
     """The line's text without its link labels ("[PDF]", "project page / code")."""
-    parts = [s.text for s in line.segments if s.href is None or not _LINK_WORDS.match(clean_text(s.text))]
-    text = clean_text("".join(parts))
-    text = _EMPTY_BRACKETS.sub(" ", text)
-    return clean_text(_TRAILING_SEPARATORS.sub("", text))
+    segments = line.segments
+    if all(s.href is None for s in segments):
+        text = line.text  # the clean text of all its segments
+    else:
+        text = clean_text("".join([s.text for s in segments if s.href is None or not _link_label(s.text)]))
+    if "[" in text or "(" in text:
+        return clean_text(_TRAILING_SEPARATORS.sub("", _EMPTY_BRACKETS.sub(" ", text)))
+    # The text is clean, so trailing separators end it.
+    if text.endswith(_SEPARATORS):
+        return clean_text(_TRAILING_SEPARATORS.sub("", text))
+    return text
+
+
+def _link_label(text: str) -> bool:
+    return _LINK_WORDS.match(clean_text(text)) is not None
 
 
 def _link_line(line: Line, stripped: str | None = None) -> bool:
