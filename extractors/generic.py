@@ -980,11 +980,10 @@ def read_header_roles(lines: Sequence[str]) -> list[Role]:
 
 # ------------------------------------------------------------------ papers
 
-_LINK_WORDS = re.compile(
+_LINK_WORDS = _AsciiFolded.of(
     r"^(?:\[?\s*)?(?:pdf|paper|arxiv|code|github|project(?: page| website)?|website|webpage|page|video|slides|poster"
     r"|bibtex|bib|doi|supp\w*|talk|demo|blog|data(?:set)?|abstract|html|link|press|media|colab|model|post|doc"
-    r"|tutorial|openreview|proceedings|acm|ieee|springer|google ai blog|\d+)(?:\s*\]?)?$",
-    re.I,
+    r"|tutorial|openreview|proceedings|acm|ieee|springer|google ai blog|\d+)(?:\s*\]?)?$"
 )
 _QUOTED = re.compile(r"[\"“”]([^\"“”]{8,300})[\"“”]")
 # The full stop first and the exceptions as look-behinds after it: the engine then jumps from
@@ -1078,10 +1077,11 @@ _AUTHOR_LIST = re.compile(rf"^\s*{_NAME}(?:\s*(?:,|;|\band\b|&)\s*(?:and\s+)?{_N
 
 
 _AUTHOR_MARKS = re.compile(r"[*†‡§¶✝#\d]+")
+_ASCII_AUTHOR_MARKS = re.compile(r"[*#0-9]+")  # the marks ASCII text can hold, as a cheaper character set
 
 
 def _looks_like_authors(text: str) -> bool:
-    text = _AUTHOR_MARKS.sub("", text).strip(" .,")
+    text = (_ASCII_AUTHOR_MARKS if text.isascii() else _AUTHOR_MARKS).sub("", text).strip(" .,")
     if not text or len(text) > 600:
         return False
     if "," not in text and " and " not in text and "&" not in text:
@@ -1146,7 +1146,7 @@ def _authors_and_venue(lines: Sequence[str], title: str, rest: str) -> tuple[tup
     return authors, venue
 
 
-_PAPER_LINK_LABEL = re.compile(r"(?i)^\[?\s*(?:pdf|paper|arxiv|doi)")
+_PAPER_LINK_LABEL = _AsciiFolded.of(r"^\[?\s*(?:pdf|paper|arxiv|doi)")
 _PAPER_HOST = re.compile(r"arxiv\.org|doi\.org|\.pdf$|openreview\.net|aclanthology|dl\.acm\.org")
 
 

@@ -22,7 +22,7 @@ __all__ = [
     "split_authors",
 ]
 
-_NON_WORD = re.compile(r"[^\w]+")
+_WORD = re.compile(r"\w+")
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"'<>]+)", re.I)
 _ARXIV_NEW = re.compile(r"(?:arxiv\.org/(?:abs|pdf|html)/|arxiv[:\s]\s*)(\d{4}\.\d{4,5})(?:v\d+)?", re.I)
 _ARXIV_OLD = re.compile(r"(?:arxiv\.org/(?:abs|pdf)/|arxiv:\s*)([a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?", re.I)
@@ -80,7 +80,9 @@ def normalise_key(text: str | None) -> str:
     if not text.isascii():  # only non-ASCII text can carry accents to fold
         text = unicodedata.normalize("NFKD", text)
         text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    return _NON_WORD.sub(" ", text).strip()
+    # The words joined by single spaces: the same as replacing each run of other characters
+    # by a space and trimming, and cheaper.
+    return " ".join(_WORD.findall(text))
 
 
 def split_authors(text: str | None) -> tuple[str, ...]:
@@ -88,7 +90,8 @@ def split_authors(text: str | None) -> tuple[str, ...]:
     text = clean_text(text)
     if not text:
         return ()
-    text = _AUTHOR_MARKS.sub("", text)
+    if "*" in text or "#" in text or not text.isascii():  # the only marks ASCII text can hold
+        text = _AUTHOR_MARKS.sub("", text)
     parts = _AUTHOR_SEPARATOR.split(text)
     names = [p.strip(" .") for p in parts]
     return tuple(n for n in names if n and n.lower() not in {"et al", "others", "etc"})
@@ -120,7 +123,9 @@ def parse_year(text: str | int | None) -> int | None:
     """The last plausible year in a text ("NeurIPS 2026" -> 2026)."""
     if isinstance(text, int):
         return text if 1950 <= text <= 2099 else None
-    years = _YEAR.findall(text or "")
+    if not text or ("19" not in text and "20" not in text):  # every year holds one of them
+        return None
+    years = _YEAR.findall(text)
     return int(years[-1]) if years else None
 
 
