@@ -556,13 +556,14 @@ class _HtmlWalker:
         return kind
 
     def walk(self, node: LexborNode, parent: int | None) -> None:
+        frags = self.frags
         child = node.child
         while child is not None:
             tag = child.tag
             if tag == "-text":
                 text = child.text_content
                 if text:
-                    self.frags.append(text)
+                    frags.append(text)
             elif tag in _SKIP_TAGS:
                 pass
             elif tag in _HEADING_TAGS:
@@ -576,18 +577,25 @@ class _HtmlWalker:
             child = child.next
 
     def inline(self, node: LexborNode, tag: str, parent: int | None) -> None:
+        # Most inline elements (<a>, <b>, <i>) hold one text node: its text is the element's
+        # text, and there is nothing below it to walk.
+        only = node.child
+        raw = only.text_content if only is not None and only.next is None and only.tag == "-text" else None
         if tag == "a":
             href = node.attributes.get("href") or ""
-            text = clean_text(node.text(deep=True))
+            text = clean_text(node.text(deep=True) if raw is None else raw)
             if href and not href.startswith(("#", "javascript:", "mailto:")):
                 self.marks.append(_Mark(len(self.lines), "link", text, href))
         elif tag in _EMPH_TAGS:
-            text = clean_text(node.text(deep=True))
+            text = clean_text(node.text(deep=True) if raw is None else raw)
             if text:
                 self.marks.append(_Mark(len(self.lines), "title" if tag == "papertitle" else "em", text))
         elif tag in ("span", "font") and (cls := node.attributes.get("class")) and self.class_kind(cls)[0]:
-            self.marks.append(_Mark(len(self.lines), "title", clean_text(node.text(deep=True))))
-        self.walk(node, parent)
+            self.marks.append(_Mark(len(self.lines), "title", clean_text(node.text(deep=True) if raw is None else raw)))
+        if raw is None:
+            self.walk(node, parent)
+        elif raw:
+            self.frags.append(raw)
 
     def block(self, node: LexborNode, tag: str, parent: int | None) -> None:
         self.newline()

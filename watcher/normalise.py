@@ -131,8 +131,7 @@ def _clean_optional(text: str | None) -> str | None:
 def _clean_authors(authors: Iterable[str] | str | None) -> tuple[str, ...]:
     if isinstance(authors, str):
         return split_authors(authors)
-    cleaned = (clean_text(name).strip(" ,;") for name in authors or ())
-    return tuple(name for name in cleaned if name)
+    return tuple(filter(None, [clean_text(name).strip(" ,;") for name in authors or ()]))
 
 
 def _clean_date(text: str | None) -> str | None:

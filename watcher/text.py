@@ -53,6 +53,24 @@ def clean_text(text: str | None) -> str:
         return ""
     if not text.isascii():  # ASCII (most text) is already NFC and has no odd spaces
         text = unicodedata.normalize("NFC", text).replace("\u00a0", " ").replace("\u200b", "")
+    elif (
+        # Most long texts arrive clean (the normalise stage cleans what extractors cleaned): a few
+        # substring tests for str.split()'s whitespace cost less than splitting and joining them.
+        len(text) > 40
+        and "  " not in text
+        and text[0] != " "
+        and text[-1] != " "
+        and "\n" not in text
+        and "\t" not in text
+        and "\r" not in text
+        and "\x0b" not in text
+        and "\x0c" not in text
+        and "\x1c" not in text
+        and "\x1d" not in text
+        and "\x1e" not in text
+        and "\x1f" not in text
+    ):
+        return text
     # str.split() splits on exactly the characters regex \s matches, and is several times faster.
     return " ".join(text.split())
 
