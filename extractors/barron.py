@@ -176,15 +176,16 @@ _SET_SEGMENTS = Line.segments.__set__  # type: ignore[attr-defined]
 _SET_HEADING = Line.heading.__set__  # type: ignore[attr-defined]
 _SET_TEXT = Line.text.__set__  # type: ignore[attr-defined]
 _SET_PRESENT = Line.present.__set__  # type: ignore[attr-defined]
+_new_object = object.__new__
 
 
 def _new_line(segments: tuple[Segment, ...], heading: int, text: str) -> Line:
     """``Line(segments, heading, text)`` for a non-empty clean ``text``."""
-    line = object.__new__(Line)
+    line = _new_object(Line)
     _SET_SEGMENTS(line, segments)
     _SET_HEADING(line, heading)
     _SET_TEXT(line, text)
-    _SET_PRESENT(line, _markers_of(segments))
+    _SET_PRESENT(line, segments[0].markers if len(segments) == 1 else frozenset().union(*[s.markers for s in segments]))
     return line
 
 
@@ -275,9 +276,11 @@ def _build_lines(body_html: str) -> list[Line]:
             tag, breaks, level, empty, hidden, markers, link = info
             if breaks:
                 if pending:
-                    _flush_line(lines, pending, heading)
+                    # Blank space between blocks is no line.
+                    if len(pending) > 1 or not pending[0][0].isspace():
+                        _flush_line(lines, pending, heading)
+                        line_no = len(lines)
                     pending = []
-                    line_no = len(lines)
                 heading = _open_heading(stack) if headings_open else 0
             if level and not skipping:
                 heading = heading or level
@@ -295,17 +298,18 @@ def _build_lines(body_html: str) -> list[Line]:
             stack.append((tag, markers, line_no, href, hidden, level, on_line))
             continue
         if pending:
-            _flush_line(lines, pending, heading)
+            if len(pending) > 1 or not pending[0][0].isspace():
+                _flush_line(lines, pending, heading)
+                line_no = len(lines)
             pending = []
-            line_no = len(lines)
         heading = _open_heading(stack) if headings_open else 0
-    _flush_line(lines, pending, heading)
+    if pending and (len(pending) > 1 or not pending[0][0].isspace()):
+        _flush_line(lines, pending, heading)
     return lines
 
 
 def _flush_line(lines: list[Line], pending: list[tuple[str, frozenset[str], str | None]], heading: int) -> None:
-    if not pending or (len(pending) == 1 and pending[0][0].isspace()):  # nothing, or blank space between blocks
-        return
+    """Ends the line of ``pending`` segments; the caller has left out blank space between blocks."""
     text = clean_text("".join([p[0] for p in pending]))
     if text:
         lines.append(_new_line(tuple(map(_segment, pending)), heading, text))
@@ -317,15 +321,18 @@ def _open_heading(stack: Sequence[tuple[str, frozenset[str], int, str | None, bo
     return next((o[5] for o in stack if o[5]), 0)
 
 
-# Pages of one site (and of one template) repeat their tags, so the readings are kept across pages.
+# Pages of one site (and of one template) repeat their tags, so the readings are kept across pages;
+# not those of links and images, whose addresses make them one-offs.
 _TAG_INFOS: dict[tuple[str, str], _TagInfo] = {}
-_TAG_INFOS_LIMIT = 50_000
+_TAG_INFOS_LIMIT = 4096
 
 
 def _tag_info_cached(raw_tag: str, attrs: str) -> _TagInfo:
-    if len(_TAG_INFOS) >= _TAG_INFOS_LIMIT:
-        _TAG_INFOS.clear()
-    info = _TAG_INFOS[(raw_tag, attrs)] = _tag_info(raw_tag, attrs)
+    info = _tag_info(raw_tag, attrs)
+    if "href" not in attrs and "src" not in attrs:
+        if len(_TAG_INFOS) >= _TAG_INFOS_LIMIT:
+            _TAG_INFOS.clear()
+        _TAG_INFOS[(raw_tag, attrs)] = info
     return info
 
 
