@@ -157,10 +157,12 @@ class Line:
 
     def links(self) -> list[tuple[str, str]]:
         """(href, link text) of every link on the line, in order."""
+        linked = [(s.href, s.text) for s in self.segments if s.href is not None]
+        if len(linked) <= 1:  # most lines
+            return [(href, clean_text(text)) for href, text in linked]
         found: dict[str, list[str]] = {}
-        for seg in self.segments:
-            if seg.href is not None:
-                found.setdefault(seg.href, []).append(seg.text)
+        for href, text in linked:
+            found.setdefault(href, []).append(text)
         return [(href, clean_text("".join(parts))) for href, parts in found.items()]
 
 
@@ -421,8 +423,9 @@ def _is_heading(line: Line) -> bool:
     if line.heading:
         return True
     text = line.text.strip(" :")
-    # Cheapest test first; the bold text is only read for a short line naming a section.
-    if len(text.split()) > 4 or not _SECTION_WORDS.match(text):
+    # Cheapest test first (it fails at the first word of most lines); the bold text is only
+    # read for a short line naming a section.
+    if not _SECTION_WORDS.match(text) or len(text.split()) > 4:
         return False
     return line.marked("b", "strong").strip(" :") == text
 
@@ -451,6 +454,7 @@ _TITLE_CLASSES = frozenset(
 )
 _EXPLICIT_TITLE = ("papertitle", ".papertitle")
 _BOLD = ("b", "strong")
+_TITLE_MARKERS = _TITLE_CLASSES.union(_EXPLICIT_TITLE, _BOLD)  # a title line carries one of them
 _ASCII_DIGIT = re.compile(r"[0-9]")
 _NAME_WORD = re.compile(r"^(?:[A-ZÀ-ÞĀ-ſ][\w'’.\-]*|[a-z]{1,3}|d'\w+|\w\.|[A-Z]\.[A-Z]\.?)$")
 _YEAR_RE = re.compile(r"(?<!\d)(?:19[5-9]\d|20\d\d)(?!\d)")
@@ -502,6 +506,8 @@ def _title_at(lines: Sequence[Line], i: int, authors: dict[int, bool]) -> _Entry
         return None
     # Every marker on the line at once, so the texts below are only gathered when present.
     present = line.present
+    if present.isdisjoint(_TITLE_MARKERS):
+        return None
     explicit = "" if present.isdisjoint(_EXPLICIT_TITLE) else line.marked(*_EXPLICIT_TITLE)
     if explicit:
         return _Entry(explicit, i, _href_of(line, *_EXPLICIT_TITLE))
@@ -543,7 +549,7 @@ def _read_entry(
         authors = _authors_of(lines[j])
         j += 1
         # A long author list wrapped with <br>: the line before ends with a comma or "and".
-        while j < len(lines) and _WRAPPED.search(lines[j - 1].text) and _names_ok(lines[j].text):
+        while j < len(lines) and _wrapped(lines[j - 1].text) and _names_ok(lines[j].text):
             authors += _authors_of(lines[j])
             j += 1
     links: list[tuple[str, str]] = list(lines[entry.start].links())
@@ -568,6 +574,11 @@ def _read_entry(
         arxiv=_first(find_arxiv(h) for h in labelled),
     )
     return paper, max(j, entry.start + 1)
+
+
+def _wrapped(text: str) -> bool:
+    # The pattern scans the whole line; a line it matches ends with either word.
+    return text.rstrip().endswith((",", "and")) and _WRAPPED.search(text) is not None
 
 
 def _title_like(text: str) -> bool:
@@ -624,7 +635,7 @@ def _has_digit(text: str) -> bool:
 
 
 def _authors_of(line: Line) -> tuple[str, ...]:
-    spans = [clean_text(s.text) for s in line.segments if ".author" in s.markers]
+    spans = [clean_text(s.text) for s in line.segments if ".author" in s.markers] if ".author" in line.present else []
     if spans:
         return tuple(n for n in (clean_text(x.translate(_DROP_MARKS)) for x in spans) if n)
     return tuple(n.strip() for n in _split_names(line.text) if n.strip())
