@@ -6,7 +6,7 @@ Usage::
 
 Generates ``--pages`` pages (``bench/pages.py``), serves them from one server process
 (``bench/server.py``) on ``--hosts`` loopback addresses, and measures three phases for each
-tool, each tool run as its own process (wall time, CPU seconds and peak RSS of that process):
+tool, each tool run as its own process (wall time, CPU seconds, peak RSS and PSS of its process tree):
 
 * ``cold``: the first check of every page (watcher records a baseline);
 * ``unchanged``: a re-check with nothing changed (conditional GETs answer 304);
@@ -27,6 +27,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,19 +55,53 @@ class Measure:
     wall: float
     cpu: float
     peak_rss_mb: float
+    peak_pss_mb: float
     alarmed: frozenset[str]
     errors: int = 0
 
 
-def run_measured(command: list[str], stdout: Path) -> tuple[float, float, float, int]:
-    """Run ``command`` to completion: wall seconds, CPU seconds, peak RSS (MB), exit code."""
+def run_measured(command: list[str], stdout: Path) -> tuple[float, float, float, float, int]:
+    """Run ``command`` to completion: wall seconds, CPU seconds, peak RSS and PSS (MB), exit code.
+
+    CPU is the process's and its children's (``wait4``). Memory is the whole process tree's,
+    sampled every 20 ms: the peak of the summed RSS (shared pages counted in every process that
+    maps them, so an upper bound for a tool that forks) and of the summed PSS (shared pages split
+    between the processes that share them: the memory the tool really occupies).
+    """
     started = time.perf_counter()
     with stdout.open("wb") as out:
         proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+        peaks = [0.0, 0.0]
+        done = threading.Event()
+        sampler = threading.Thread(target=_sample_tree_memory, args=(proc.pid, peaks, done), daemon=True)
+        sampler.start()
         _, status, usage = os.wait4(proc.pid, 0)
+        done.set()
+        sampler.join()
     proc.returncode = os.waitstatus_to_exitcode(status)
     wall = time.perf_counter() - started
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, proc.returncode
+    peak_rss = max(peaks[0], usage.ru_maxrss * 1024) / 2**20
+    return wall, usage.ru_utime + usage.ru_stime, peak_rss, peaks[1] / 2**20, proc.returncode
+
+
+def _sample_tree_memory(pid: int, peaks: list[float], done: threading.Event) -> None:
+    import psutil
+
+    try:
+        root = psutil.Process(pid)
+    except psutil.Error:
+        return
+    while not done.wait(0.02):
+        rss = pss = 0
+        try:
+            for process in [root, *root.children(recursive=True)]:
+                info = process.memory_full_info()
+                rss += info.rss
+                pss += info.pss
+        except psutil.Error:
+            continue  # a process ended between the listing and the reading: sample again
+        peaks[0] = max(peaks[0], rss)
+        peaks[1] = max(peaks[1], pss)
 
 
 # -- the site --------------------------------------------------------------------------
@@ -143,13 +178,13 @@ def run_watcher(phase: str, db_url: str, out: Path, profile: bool) -> Measure:
     command = [sys.executable, str(BENCH / "watcher_check.py"), db_url, str(result)]
     if profile:
         command += ["--profile", str(out / f"watcher-{phase}.prof")]
-    wall, cpu, rss, code = run_measured(command, out / f"watcher-{phase}.log")
+    wall, cpu, rss, pss, code = run_measured(command, out / f"watcher-{phase}.log")
     if code != 0:
         raise RuntimeError(f"watcher phase {phase} failed; see {out / f'watcher-{phase}.log'}")
     outcomes = json.loads(result.read_text())["outcomes"]
     alarmed = frozenset(o["url"] for o in outcomes if o["changes"])
     errors = sum(o["status"] == "error" for o in outcomes)
-    return Measure("watcher", phase, len(outcomes), wall, cpu, rss, alarmed, errors)
+    return Measure("watcher", phase, len(outcomes), wall, cpu, rss, pss, alarmed, errors)
 
 
 # -- urlwatch --------------------------------------------------------------------------
@@ -180,13 +215,13 @@ def prepare_urlwatch(out: Path, urls: list[str]) -> list[str]:
 
 def run_urlwatch(phase: str, binary: Path, arguments: list[str], out: Path, pages: int) -> Measure:
     log = out / f"urlwatch-{phase}.log"
-    wall, cpu, rss, code = run_measured([str(binary), *arguments], log)
+    wall, cpu, rss, pss, code = run_measured([str(binary), *arguments], log)
     if code != 0:
         raise RuntimeError(f"urlwatch phase {phase} failed; see {log}")
     report = log.read_text(errors="replace")
     alarmed = frozenset(re.findall(r"^CHANGED: (\S+)", report, re.MULTILINE))
     errors = len(set(re.findall(r"^ERROR: (\S+)", report, re.MULTILINE)))
-    return Measure("urlwatch", phase, pages, wall, cpu, rss, alarmed, errors)
+    return Measure("urlwatch", phase, pages, wall, cpu, rss, pss, alarmed, errors)
 
 
 # -- the table -------------------------------------------------------------------------
@@ -201,7 +236,7 @@ def precision_recall(alarmed: frozenset[str], truth: frozenset[str]) -> tuple[fl
 
 def table(measures: list[Measure], truth: frozenset[str]) -> str:
     lines = [
-        f"{'phase':<10} {'tool':<9} {'pages/s':>8} {'wall s':>7} {'CPU s':>7} {'RSS MB':>7} "
+        f"{'phase':<10} {'tool':<9} {'pages/s':>8} {'wall s':>7} {'CPU s':>7} {'RSS MB':>7} {'PSS MB':>7} "
         f"{'alarms':>6} {'prec':>5} {'recall':>6} {'errors':>6}"
     ]
     by_key = {(m.tool, m.phase): m for m in measures}
@@ -213,13 +248,15 @@ def table(measures: list[Measure], truth: frozenset[str]) -> str:
             precision, recall = precision_recall(m.alarmed, truth if phase == "edits" else frozenset())
             lines.append(
                 f"{phase:<10} {tool:<9} {m.pages / m.wall:>8.0f} {m.wall:>7.2f} {m.cpu:>7.2f} {m.peak_rss_mb:>7.0f} "
+                f"{m.peak_pss_mb:>7.0f} "
                 f"{len(m.alarmed):>6} {precision:>5.2f} {recall:>6.2f} {m.errors:>6}"
             )
         w, u = by_key.get(("watcher", phase)), by_key.get(("urlwatch", phase))
         if w and u:
             lines.append(
                 f"{phase:<10} {'ratio w/u':<9} {(w.pages / w.wall) / (u.pages / u.wall):>7.1f}x "
-                f"{'':>7} {w.cpu / u.cpu:>6.2f}x {w.peak_rss_mb / u.peak_rss_mb:>6.2f}x"
+                f"{'':>7} {w.cpu / u.cpu:>6.2f}x {w.peak_rss_mb / u.peak_rss_mb:>6.2f}x "
+                f"{w.peak_pss_mb / u.peak_pss_mb:>6.2f}x"
             )
     return "\n".join(lines)
 

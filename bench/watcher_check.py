@@ -1,10 +1,12 @@
 """One benchmark phase for watcher: check every source once, as ``watcher check`` does.
 
-Usage (run as its own process by ``bench/run.py``, which measures its CPU and peak RSS)::
+Usage (run as its own process by ``bench/run.py``, which measures its CPU and memory)::
 
-    python bench/watcher_check.py DB_URL OUT_JSON [--profile OUT.prof] [--workers N]
+    python bench/watcher_check.py DB_URL OUT_JSON [--profile OUT.prof] [--jobs N] [--workers N]
 
-Default fetch settings (per-host limit 2, default host delay) and the CLI's concurrency.
+Default fetch settings (per-host limit 2, default host delay), the CLI's concurrency, and
+its processes: the sources split by host, one process per 500 sources up to one per core
+(``--jobs`` overrides), the first shard checked in this process.
 Writes ``{"seconds": ..., "outcomes": [{"url", "status", "changes"}, ...]}``.
 """
 
@@ -15,44 +17,61 @@ import asyncio
 import json
 import sys
 import time
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlalchemy import select
 
 from watcher.fetch import FetchSettings
-from watcher.pipeline import check_sources, freeze_startup_objects, open_services
+from watcher.pipeline import Services, check_sources, freeze_startup_objects, open_services
+from watcher.shards import ShardProcess, default_jobs, fork_shards, gather_shards, shard_work, split_by_host
 from watcher.store.db import Database
 from watcher.store.models import Source
 
+CONCURRENCY = 64  # the CLI's default
 
-async def check_all(db: Database, workers: int) -> list[dict[str, object]]:
-    with db.session() as session:
-        ids = list(session.scalars(select(Source.id).where(Source.active.is_(True)).order_by(Source.id)))
-    async with open_services(db, None, settings=FetchSettings(), notifiers=(), extract_workers=workers) as services:
-        outcomes = await check_sources(services, ids)
-    return [{"url": o.url, "status": o.status, "changes": o.changes, "error": o.error} for o in outcomes]
+
+async def check_all(
+    factory: Any, ids: list[int], children: Sequence[ShardProcess]
+) -> list[dict[str, object]]:
+    async with factory() as services:
+        mine, theirs = await asyncio.gather(
+            check_sources(services, ids, concurrency=CONCURRENCY), gather_shards(children, lambda _outcome: None)
+        )
+    return [{"url": o.url, "status": o.status, "changes": o.changes, "error": o.error} for o in [*mine, *theirs]]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("db")
     parser.add_argument("out", type=Path)
-    parser.add_argument("--profile", type=Path)
+    parser.add_argument("--profile", type=Path, help="cProfile of this process (the first shard)")
+    parser.add_argument("--jobs", type=int, help="processes (default: as watcher check)")
     parser.add_argument("--workers", type=int, default=0, help="extraction worker processes (0: in the event loop)")
     args = parser.parse_args()
     db = Database(args.db)
+    with db.session() as session:
+        sources = [(i, u) for i, u in session.execute(select(Source.id, Source.url).where(Source.active.is_(True)))]
+
+    def factory() -> AbstractAsyncContextManager[Services]:
+        return open_services(db, None, settings=FetchSettings(), notifiers=(), extract_workers=args.workers)
+
     freeze_startup_objects()  # as `watcher check` does
     started = time.perf_counter()
+    own, *others = split_by_host(sorted(sources), args.jobs or default_jobs(len(sources)))
+    children = fork_shards(others, shard_work(db, factory, CONCURRENCY)) if others else []
     if args.profile:
         import cProfile
 
         with cProfile.Profile() as profile:
-            outcomes = asyncio.run(check_all(db, args.workers))
+            outcomes = asyncio.run(check_all(factory, own, children))
         profile.dump_stats(args.profile)
     else:
-        outcomes = asyncio.run(check_all(db, args.workers))
+        outcomes = asyncio.run(check_all(factory, own, children))
     seconds = time.perf_counter() - started
     args.out.write_text(json.dumps({"seconds": seconds, "outcomes": outcomes}))
 

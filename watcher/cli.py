@@ -267,31 +267,48 @@ def sync(app: AppContext) -> None:
 @cli.command()
 @click.argument("refs", nargs=-1)
 @click.option(
-    "--concurrency", default=64, show_default=True, help="Sources read and recorded at once."
+    "--concurrency", default=64, show_default=True, help="Sources read and recorded at once (per process)."
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    help="Processes checking at once, sources split by host (default: one per 500 sources, up to one per core).",
 )
 @click.pass_obj
-def check(app: AppContext, refs: Sequence[str], concurrency: int) -> None:
+def check(app: AppContext, refs: Sequence[str], concurrency: int, jobs: int | None) -> None:
     """Fetch, extract and diff now (all sources when none are named)."""
+    from watcher.shards import default_jobs, fork_shards, shard_work, split_by_host
+
     with app.db.session() as session:
-        sources = find_sources(session, refs)
-        ids = [s.id for s in sources]
-    if not ids:
+        found = find_sources(session, refs)
+        sources = [(s.id, s.url) for s in found]
+        rank = {s.name: index for index, s in enumerate(found)}
+    if not sources:
         click.echo("no sources to check: `watcher add URL` first")
         return
     from watcher.pipeline import freeze_startup_objects
 
     freeze_startup_objects()
-    outcomes, delivered = asyncio.run(_run_checks(app, ids, concurrency))
-    _print_check_summary(app, outcomes)
+    own, *others = split_by_host(sources, jobs or default_jobs(len(sources)))
+    # Forked before any event loop or thread exists; the first shard is checked here.
+    children = fork_shards(others, shard_work(app.db, app.services_factory, concurrency)) if others else []
+    outcomes, delivered, failure = asyncio.run(_run_checks(app, own, len(sources), concurrency, children))
+    _print_check_summary(app, sorted(outcomes, key=lambda o: rank.get(o.source, len(rank))))
     if delivered:
         click.echo(delivered)
+    if failure is not None:
+        raise failure
 
 
-async def _run_checks(app: AppContext, ids: list[int], concurrency: int) -> tuple[list[Any], str]:
+async def _run_checks(
+    app: AppContext, ids: list[int], total: int, concurrency: int, children: Sequence[Any]
+) -> tuple[list[Any], str, WatcherError | None]:
+    """Check ``ids`` here and collect the children's outcomes, with one progress bar for all."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from watcher.pipeline import check_sources
+    from watcher.shards import gather_shards
 
     async with app.services_factory() as services:
         console = Console(stderr=True)
@@ -305,17 +322,30 @@ async def _run_checks(app: AppContext, ids: list[int], concurrency: int) -> tupl
             disable=not console.is_terminal,
             console=console,
         )
+        failure: WatcherError | None = None
         with progress:
-            task = progress.add_task("", total=len(ids))
+            task = progress.add_task("", total=total)
 
             def advance(outcome: Any) -> None:
                 progress.update(task, advance=1, description=outcome.source)
 
-            outcomes = await check_sources(services, ids, concurrency=concurrency, on_done=advance)
+            async def collect() -> list[Any]:
+                nonlocal failure
+                try:
+                    return await gather_shards(children, advance)
+                except WatcherError as exc:
+                    failure = exc
+                    return []
+
+            # Both at once: a child blocks once its pipe is full of unread outcomes.
+            mine, theirs = await asyncio.gather(
+                check_sources(services, ids, concurrency=concurrency, on_done=advance), collect()
+            )
+            outcomes = [*mine, *theirs]
         delivered = ""
         if services.notifiers:
             delivered = _delivery_summary(await deliver_all(app.db, services.notifiers, app.now))
-    return outcomes, delivered
+    return outcomes, delivered, failure
 
 
 async def deliver_all(db: Database, notifiers: Sequence[Any], now: Callable[[], datetime]) -> list[Any]:

@@ -222,6 +222,8 @@ class _HostGate:
     def __init__(self, limit: int, gap: float) -> None:
         self.slots = asyncio.Semaphore(limit)
         self.gap = gap
+        #: When this process last started a request to the host (the Fetcher's clock).
+        self.last_start = float("-inf")
 
 
 class Fetcher:
@@ -395,6 +397,12 @@ class Fetcher:
         host = _host_key(request.url)
         async with gate.slots, self._host_gate.slot(host, self.settings.per_host_limit):
             await self._sleep(await self._host_gate.reserve(host, gate.gap))
+            # A start that came late (the event loop was busy reading a page) must not crowd the
+            # next one, booked a gap after the late one's booked time.
+            since_last = self._clock() - gate.last_start
+            if since_last < gate.gap:
+                await self._sleep(gate.gap - since_last)
+            gate.last_start = self._clock()
             async with self._overall:
                 started = self._clock()
                 outcome = await self._send_within_deadline(url, request, options)

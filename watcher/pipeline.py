@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import importlib
 import os
+import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -258,6 +260,10 @@ async def _process(
             return _record_unchanged(services, view, fetched, started)
         document = to_document(view.url, fetched)
         if services.extract_pool is None:
+            if not _extraction_loaded():
+                # The first page to read imports the extraction stack (about 0.3 s): in a thread,
+                # so the event loop meanwhile sends the requests it has booked, on time.
+                await asyncio.to_thread(_load_extraction)
             extraction, records = _extract(document, view.extractor)
         else:
             loop = asyncio.get_running_loop()
@@ -266,6 +272,21 @@ async def _process(
         return _record_failure(services, view, exc, started)
     with services.db.session() as session:
         return _apply_extraction(services, session, view, fetched, extraction, records, started)
+
+
+_EXTRACTION_MODULES = ("watcher.extract", "watcher.normalise", "watcher.diff")
+
+
+def _extraction_loaded() -> bool:
+    return all(name in sys.modules for name in _EXTRACTION_MODULES) and "REGISTRY" in vars(sys.modules["extractors"])
+
+
+def _load_extraction() -> None:
+    import extractors
+
+    for name in _EXTRACTION_MODULES:
+        importlib.import_module(name)
+    extractors.REGISTRY  # noqa: B018 - builds the registry: imports every extractor
 
 
 def _extract(document: Document, extractor: str) -> tuple[Extraction, list[Record]]:
