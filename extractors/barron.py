@@ -235,7 +235,11 @@ def _build_lines(body_html: str) -> list[Line]:
     """
     lines: list[Line] = []
     pending: list[tuple[str, frozenset[str], str | None]] = []  # the current line's segments
-    stack: list[tuple[str, frozenset[str], int, str | None, bool, int, frozenset[str]]] = []
+    add = pending.append
+    # At the bottom, a stand-in for the page that never closes and opened on no line.
+    stack: list[tuple[str, frozenset[str], int, str | None, bool, int, frozenset[str]]] = [
+        ("", _NO_MARKERS, -1, None, False, 0, _NO_MARKERS)
+    ]
     heading = 0
     skipping = 0
     headings_open = 0
@@ -248,16 +252,13 @@ def _build_lines(body_html: str) -> list[Line]:
                 text = html.unescape(text)
                 if not text:
                     continue
-            if stack:
-                top = stack[-1]
-                # Elements opened since the line began sit on top of the stack.
-                pending.append((text, top[6] if top[2] == line_no else _NO_MARKERS, top[3]))
-            else:
-                pending.append((text, _NO_MARKERS, None))
+            top = stack[-1]
+            # Elements opened since the line began sit on top of the stack.
+            add((text, top[6] if top[2] == line_no else _NO_MARKERS, top[3]))
             continue
         if closing:
             tag = raw_tag.lower()
-            if stack and stack[-1][0] == tag:  # the usual case: the innermost element closes
+            if stack[-1][0] == tag:  # the usual case: the innermost element closes
                 _, _, _, _, hidden, level, _ = stack.pop()
                 skipping -= hidden
                 headings_open -= level > 0
@@ -282,7 +283,7 @@ def _build_lines(body_html: str) -> list[Line]:
                     if len(pending) > 1 or not pending[0][0].isspace():
                         _flush_line(lines, pending, heading)
                         line_no = len(lines)
-                    pending = []
+                    pending.clear()
                 heading = _open_heading(stack) if headings_open else 0
             if level and not skipping:
                 heading = heading or level
@@ -290,20 +291,17 @@ def _build_lines(body_html: str) -> list[Line]:
                 continue
             skipping += hidden
             headings_open += level > 0
-            if stack:
-                parent = stack[-1]
-                # Every element carries the link it sits in, so text finds it at the top.
-                href = link if tag == "a" else parent[3]
-                on_line = parent[6] | markers if parent[2] == line_no else markers
-            else:
-                href, on_line = link, markers
+            parent = stack[-1]
+            # Every element carries the link it sits in, so text finds it at the top.
+            href = link if tag == "a" else parent[3]
+            on_line = parent[6] | markers if parent[2] == line_no else markers
             stack.append((tag, markers, line_no, href, hidden, level, on_line))
             continue
         if pending:
             if len(pending) > 1 or not pending[0][0].isspace():
                 _flush_line(lines, pending, heading)
                 line_no = len(lines)
-            pending = []
+            pending.clear()
         heading = _open_heading(stack) if headings_open else 0
     if pending and (len(pending) > 1 or not pending[0][0].isspace()):
         _flush_line(lines, pending, heading)
