@@ -110,7 +110,8 @@ _VOID = frozenset(
     }
 )
 _SKIPPED = ("script", "style", "noscript", "template", "iframe", "video", "audio", "svg", "button", "select")
-_TOKEN = re.compile(r"<(/?)([a-zA-Z][\w-]*)([^>]*)>|([^<]+)", re.S)
+# A tag and the text after it, or text after a "<" that opens no tag (the "<" is dropped).
+_TOKEN = re.compile(r"<(/?)([a-zA-Z][\w-]*)([^>]*)>([^<]*)|([^<]+)", re.S)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _CLASS = re.compile(r"""\bclass\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
 _HREF = re.compile(r"""\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
@@ -230,7 +231,8 @@ def _build_lines(body_html: str) -> list[Line]:
     """Walks the serialised body once; a line ends at ``<br>`` and at block boundaries.
 
     One flat loop over the tokens (no method call per token): this walk is most of the
-    time a page takes. Open elements are kept as tuples
+    time a page takes. Each token is a tag with the text after it, so the loop turns half
+    as often. Open elements are kept as tuples
     ``(tag, markers, line, href, hidden, heading level, markers of the line so far)``.
     """
     lines: list[Line] = []
@@ -244,19 +246,10 @@ def _build_lines(body_html: str) -> list[Line]:
     skipping = 0
     headings_open = 0
     line_no = 0  # len(lines), kept up to date after each flush
-    for closing, raw_tag, attrs, text in _TOKEN.findall(body_html):
-        if text:
-            if skipping:
-                continue
-            if "&" in text:
-                text = html.unescape(text)
-                if not text:
-                    continue
-            top = stack[-1]
-            # Elements opened since the line began sit on top of the stack.
-            add((text, top[6] if top[2] == line_no else _NO_MARKERS, top[3]))
-            continue
-        if closing:
+    for closing, raw_tag, attrs, text, loose in _TOKEN.findall(body_html):
+        if not raw_tag:
+            text = loose  # text after a "<" that opens no tag
+        elif closing:
             tag = raw_tag.lower()
             if stack[-1][0] == tag:  # the usual case: the innermost element closes
                 _, _, _, _, hidden, level, _ = stack.pop()
@@ -270,8 +263,13 @@ def _build_lines(body_html: str) -> list[Line]:
                             headings_open -= o[5] > 0
                         del stack[i:]
                         break
-            if tag not in _BLOCK:
-                continue
+            if tag in _BLOCK:
+                if pending:
+                    if len(pending) > 1 or not pending[0][0].isspace():
+                        _flush_line(lines, pending, heading)
+                        line_no = len(lines)
+                    pending.clear()
+                heading = _open_heading(stack) if headings_open else 0
         else:
             info = _TAG_INFOS.get((raw_tag, attrs))
             if info is None:
@@ -287,22 +285,22 @@ def _build_lines(body_html: str) -> list[Line]:
                 heading = _open_heading(stack) if headings_open else 0
             if level and not skipping:
                 heading = heading or level
-            if empty:
-                continue
-            skipping += hidden
-            headings_open += level > 0
-            parent = stack[-1]
-            # Every element carries the link it sits in, so text finds it at the top.
-            href = link if tag == "a" else parent[3]
-            on_line = parent[6] | markers if parent[2] == line_no else markers
-            stack.append((tag, markers, line_no, href, hidden, level, on_line))
-            continue
-        if pending:
-            if len(pending) > 1 or not pending[0][0].isspace():
-                _flush_line(lines, pending, heading)
-                line_no = len(lines)
-            pending.clear()
-        heading = _open_heading(stack) if headings_open else 0
+            if not empty:
+                skipping += hidden
+                headings_open += level > 0
+                parent = stack[-1]
+                # Every element carries the link it sits in, so text finds it at the top.
+                href = link if tag == "a" else parent[3]
+                on_line = parent[6] | markers if parent[2] == line_no else markers
+                stack.append((tag, markers, line_no, href, hidden, level, on_line))
+        if text and not skipping:
+            if "&" in text:
+                text = html.unescape(text)
+                if not text:
+                    continue
+            top = stack[-1]
+            # Elements opened since the line began sit on top of the stack.
+            add((text, top[6] if top[2] == line_no else _NO_MARKERS, top[3]))
     if pending and (len(pending) > 1 or not pending[0][0].isspace()):
         _flush_line(lines, pending, heading)
     return lines
