@@ -110,9 +110,13 @@ def split_authors(text: str | None) -> tuple[str, ...]:
         return ()
     if "*" in text or "#" in text or not text.isascii():  # the only marks ASCII text can hold
         text = _AUTHOR_MARKS.sub("", text)
-    parts = _AUTHOR_SEPARATOR.split(text)
+    # Without ";", "&" and "and" only commas separate, and the spaces around them go with the strip below.
+    parts = _AUTHOR_SEPARATOR.split(text) if ";" in text or "&" in text or "and" in text else text.split(",")
     names = [p.strip(" .") for p in parts]
-    return tuple(n for n in names if n and n.lower() not in {"et al", "others", "etc"})
+    return tuple([n for n in names if n and n.lower() not in _NOT_NAMES])
+
+
+_NOT_NAMES = frozenset({"et al", "others", "etc"})
 
 
 def find_doi(text: str | None) -> str | None:
@@ -141,10 +145,20 @@ def parse_year(text: str | int | None) -> int | None:
     """The last plausible year in a text ("NeurIPS 2026" -> 2026)."""
     if isinstance(text, int):
         return text if 1950 <= text <= 2099 else None
-    if not text or ("19" not in text and "20" not in text):  # every year holds one of them
+    if not text:
         return None
-    years = _YEAR.findall(text)
-    return int(years[-1]) if years else None
+    # The last match is wanted: try the pattern at each "19" / "20" from the end (found by a fast
+    # substring search) instead of running it over the whole text. Matches cannot overlap (a year
+    # is a whole run of digits), so the last place it matches is the last of findall's matches.
+    at_19, at_20 = text.rfind("19"), text.rfind("20")
+    while at_19 >= 0 or at_20 >= 0:
+        if at_20 > at_19:
+            start, at_20 = at_20, text.rfind("20", 0, at_20 + 1)
+        else:
+            start, at_19 = at_19, text.rfind("19", 0, at_19 + 1)
+        if match := _YEAR.match(text, start):
+            return int(match.group(1))
+    return None
 
 
 _MONTHS = {
