@@ -127,8 +127,8 @@ class Segment(NamedTuple):
     href: str | None = None
 
 
-# A Segment from a (text, markers, href) tuple, without a Python-level call: a page has hundreds.
-_segment = functools.partial(tuple.__new__, Segment)
+# Segment(text, markers, href) without a Python-level call: a page has hundreds.
+_new_tuple = tuple.__new__
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,8 +236,9 @@ def _build_lines(body_html: str) -> list[Line]:
     ``(tag, markers, line, href, hidden, heading level, markers of the line so far)``.
     """
     lines: list[Line] = []
-    pending: list[tuple[str, frozenset[str], str | None]] = []  # the current line's segments
-    add = pending.append
+    pending: list[Segment] = []  # the current line's segments
+    texts: list[str] = []  # and their texts
+    add, add_text = pending.append, texts.append
     # At the bottom, a stand-in for the page that never closes and opened on no line.
     stack: list[tuple[str, frozenset[str], int, str | None, bool, int, frozenset[str]]] = [
         ("", _NO_MARKERS, -1, None, False, 0, _NO_MARKERS)
@@ -265,10 +266,11 @@ def _build_lines(body_html: str) -> list[Line]:
                         break
             if tag in _BLOCK:
                 if pending:
-                    if len(pending) > 1 or not pending[0][0].isspace():
-                        _flush_line(lines, pending, heading)
+                    if len(texts) > 1 or not texts[0].isspace():
+                        _flush_line(lines, pending, texts, heading)
                         line_no = len(lines)
                     pending.clear()
+                    texts.clear()
                 heading = _open_heading(stack) if headings_open else 0
         else:
             info = _TAG_INFOS.get((raw_tag, attrs))
@@ -278,10 +280,11 @@ def _build_lines(body_html: str) -> list[Line]:
             if breaks:
                 if pending:
                     # Blank space between blocks is no line.
-                    if len(pending) > 1 or not pending[0][0].isspace():
-                        _flush_line(lines, pending, heading)
+                    if len(texts) > 1 or not texts[0].isspace():
+                        _flush_line(lines, pending, texts, heading)
                         line_no = len(lines)
                     pending.clear()
+                    texts.clear()
                 heading = _open_heading(stack) if headings_open else 0
             if level and not skipping:
                 heading = heading or level
@@ -300,17 +303,18 @@ def _build_lines(body_html: str) -> list[Line]:
                     continue
             top = stack[-1]
             # Elements opened since the line began sit on top of the stack.
-            add((text, top[6] if top[2] == line_no else _NO_MARKERS, top[3]))
-    if pending and (len(pending) > 1 or not pending[0][0].isspace()):
-        _flush_line(lines, pending, heading)
+            add(_new_tuple(Segment, (text, top[6] if top[2] == line_no else _NO_MARKERS, top[3])))
+            add_text(text)
+    if pending and (len(texts) > 1 or not texts[0].isspace()):
+        _flush_line(lines, pending, texts, heading)
     return lines
 
 
-def _flush_line(lines: list[Line], pending: list[tuple[str, frozenset[str], str | None]], heading: int) -> None:
+def _flush_line(lines: list[Line], pending: list[Segment], texts: list[str], heading: int) -> None:
     """Ends the line of ``pending`` segments; the caller has left out blank space between blocks."""
-    text = clean_text("".join([p[0] for p in pending]))
+    text = clean_text("".join(texts))
     if text:
-        lines.append(_new_line(tuple(map(_segment, pending)), heading, text))
+        lines.append(_new_line(tuple(pending), heading, text))
 
 
 def _open_heading(stack: Sequence[tuple[str, frozenset[str], int, str | None, bool, int, frozenset[str]]]) -> int:
