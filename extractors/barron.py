@@ -484,6 +484,9 @@ def read_papers(lines: Sequence[Line]) -> list[Paper]:
     """Paper rows in ``lines`` (one section's lines): multi-line and one-line entries."""
     papers: list[Paper] = []
     authors: dict[int, bool] = {}  # _author_like by line index, asked for by both passes
+    # The name caches serve one section; kept longer, they would only remember pages read before.
+    _split_names.cache_clear()
+    _name_like.cache_clear()
     titles = [_title_at(lines, i, authors) for i in range(len(lines))]
     i = 0
     while i < len(lines):
@@ -609,7 +612,8 @@ def _author_like(line: Line) -> bool:
     return good >= max(2, len(names) - 1) and good >= 0.8 * len(names)
 
 
-# Author lines are read twice (is it one? whose names?) and names recur on a page: both are cached.
+# Author lines are read twice (is it one? whose names?) and names recur in a section: both are
+# cached while read_papers reads one.
 @functools.lru_cache(maxsize=4096)
 def _split_names(text: str) -> tuple[str, ...]:
     if "(" in text:
@@ -688,7 +692,7 @@ def _link_line(line: Line, stripped: str | None = None) -> bool:
 
 def _href_of(line: Line, *markers: str) -> str | None:
     for seg in line.segments:
-        if seg.href and seg.markers.intersection(markers):
+        if seg.href and not seg.markers.isdisjoint(markers):
             return seg.href
     return _first_href(line)
 
