@@ -967,6 +967,8 @@ class BarronExtractor(Extractor):
         head = doc.text[:400_000]
         # The patterns ignore case and scan the whole page; most pages lack the words they need,
         # which a substring test on the folded page rules out first.
+        if "papertitle" in head and _PAPERTITLE.search(head):  # the template's own spelling: no folding
+            return "papertitle rows (Jon Barron's template)"
         folded = _folded(head)
         if "papertitle" in folded and _PAPERTITLE.search(head):
             return "papertitle rows (Jon Barron's template)"
