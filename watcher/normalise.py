@@ -78,7 +78,9 @@ def merge_records(first: Record, second: Record) -> Record:
 
 def _clean_paper(paper: Paper) -> Paper:
     url = _clean_optional(paper.url)
-    return Paper(
+    return _rebuilt(
+        paper,
+        Paper,
         title=clean_title(paper.title),
         authors=_clean_authors(paper.authors),
         venue=_clean_optional(paper.venue),
@@ -91,7 +93,9 @@ def _clean_paper(paper: Paper) -> Paper:
 
 
 def _clean_role(role: Role) -> Role:
-    return Role(
+    return _rebuilt(
+        role,
+        Role,
         title=clean_title(role.title),
         organization=_clean_optional(role.organization),
         start=_clean_date(role.start),
@@ -100,11 +104,15 @@ def _clean_role(role: Role) -> Role:
 
 
 def _clean_news(news: NewsItem) -> NewsItem:
-    return NewsItem(text=clean_text(news.text), date=_clean_date(news.date), url=_clean_optional(news.url))
+    return _rebuilt(
+        news, NewsItem, text=clean_text(news.text), date=_clean_date(news.date), url=_clean_optional(news.url)
+    )
 
 
 def _clean_award(award: Award) -> Award:
-    return Award(
+    return _rebuilt(
+        award,
+        Award,
         title=clean_title(award.title),
         organization=_clean_optional(award.organization),
         year=parse_year(award.year),
@@ -112,7 +120,20 @@ def _clean_award(award: Award) -> Award:
 
 
 def _clean_member(member: Member) -> Member:
-    return Member(name=clean_text(member.name), role=_clean_optional(member.role), url=_clean_optional(member.url))
+    return _rebuilt(
+        member, Member, name=clean_text(member.name), role=_clean_optional(member.role), url=_clean_optional(member.url)
+    )
+
+
+def _rebuilt(record: Any, cls: type[Any], **fields: Any) -> Any:
+    """A ``cls`` with ``fields``; the record itself when cleaning changed none of them (most records
+    arrive clean, and building a frozen dataclass costs more than comparing its fields)."""
+    if type(record) is not cls:
+        return cls(**fields)
+    for name, value in fields.items():
+        if getattr(record, name) != value:
+            return cls(**fields)
+    return record
 
 
 _CLEANERS: Mapping[str, Callable[[Any], Record]] = {

@@ -147,6 +147,9 @@ def parse_year(text: str | int | None) -> int | None:
         return text if 1950 <= text <= 2099 else None
     if not text:
         return None
+    if not isinstance(text, str):  # as it always was (the pattern raises its TypeError)
+        years = _YEAR.findall(text)
+        return int(years[-1]) if years else None
     # The last match is wanted: try the pattern at each "19" / "20" from the end (found by a fast
     # substring search) instead of running it over the whole text. Matches cannot overlap (a year
     # is a whole run of digits), so the last place it matches is the last of findall's matches.
