@@ -247,6 +247,7 @@ def _build_lines(body_html: str) -> list[Line]:
     skipping = 0
     headings_open = 0
     line_no = 0  # len(lines), kept up to date after each flush
+    one_offs: dict[tuple[str, str], _TagInfo] = {}  # tags of this page only (a paper's link comes twice)
     for closing, raw_tag, attrs, text, loose in _TOKEN.findall(body_html):
         if not raw_tag:
             text = loose  # text after a "<" that opens no tag
@@ -273,9 +274,9 @@ def _build_lines(body_html: str) -> list[Line]:
                     texts.clear()
                 heading = _open_heading(stack) if headings_open else 0
         else:
-            info = _TAG_INFOS.get((raw_tag, attrs))
+            info = _TAG_INFOS.get((raw_tag, attrs)) or one_offs.get((raw_tag, attrs))
             if info is None:
-                info = _tag_info_cached(raw_tag, attrs)
+                info = _tag_info_cached(raw_tag, attrs, one_offs)
             tag, breaks, level, empty, hidden, markers, link = info
             if breaks:
                 if pending:
@@ -329,9 +330,11 @@ _TAG_INFOS: dict[tuple[str, str], _TagInfo] = {}
 _TAG_INFOS_LIMIT = 4096
 
 
-def _tag_info_cached(raw_tag: str, attrs: str) -> _TagInfo:
+def _tag_info_cached(raw_tag: str, attrs: str, one_offs: dict[tuple[str, str], _TagInfo]) -> _TagInfo:
     info = _tag_info(raw_tag, attrs)
-    if "href" not in attrs and "src" not in attrs:
+    if "href" in attrs or "src" in attrs:
+        one_offs[(raw_tag, attrs)] = info
+    else:
         if len(_TAG_INFOS) >= _TAG_INFOS_LIMIT:
             _TAG_INFOS.clear()
         _TAG_INFOS[(raw_tag, attrs)] = info
@@ -584,6 +587,11 @@ def _wrapped(text: str) -> bool:
     return text.rstrip().endswith((",", "and")) and _WRAPPED.search(text) is not None
 
 
+def _has_year(text: str) -> bool:
+    # The pattern tries its look-behind at every character; a year starts with "19" or "20".
+    return ("19" in text or "20" in text) and _YEAR_RE.search(text) is not None
+
+
 def _title_like(text: str) -> bool:
     text = clean_text(text)
     words = text.split()
@@ -652,7 +660,7 @@ def _venue_like(line: Line, stripped: str | None = None) -> bool:
     text = _strip_link_words(line) if stripped is None else stripped
     if not text or len(text) > 200:
         return False
-    return bool(_YEAR_RE.search(text)) or line.has("em", "i")
+    return _has_year(text) or line.has("em", "i")
 
 
 def _venue_text(line: Line, stripped: str | None = None) -> str | None:
@@ -720,7 +728,7 @@ _QUOTED = re.compile(r"[\"“](?P<title>[^\"”]{10,300}?)[,.]?[\"”]")
 def _one_line_paper(line: Line) -> Paper | None:
     """``Authors. <b>Title</b>. <i>Venue</i>, 2024. [pdf]`` or ``Authors, "Title," Venue 2024``."""
     text = line.text
-    if line.heading or len(text) > 800 or not _YEAR_RE.search(text):
+    if line.heading or len(text) > 800 or not _has_year(text):
         return None
     title = line.marked("b", "strong", ".title", ".papertitle")
     if title and len(title) > 0.7 * len(text):
