@@ -459,7 +459,9 @@ _EXPLICIT_TITLE = ("papertitle", ".papertitle")
 _BOLD = ("b", "strong")
 _TITLE_MARKERS = _TITLE_CLASSES.union(_EXPLICIT_TITLE, _BOLD)  # a title line carries one of them
 _ASCII_DIGIT = re.compile(r"[0-9]")
-_NAME_WORD = re.compile(r"^(?:[A-ZÀ-ÞĀ-ſ][\w'’.\-]*|[a-z]{1,3}|d'\w+|\w\.|[A-Z]\.[A-Z]\.?)$")
+_NAME_WORD = r"(?:[A-ZÀ-ÞĀ-ſ][\w'’.\-]*|[a-z]{1,3}|d'\w+|\w\.|[A-Z]\.[A-Z]\.?)"
+# Every word a name word, in one pass: no name word holds white space, so the words are the runs between.
+_NAME_WORDS = re.compile(rf"\s*{_NAME_WORD}(?:\s+{_NAME_WORD})*\s*")
 _YEAR_RE = re.compile(r"(?<!\d)(?:19[5-9]\d|20\d\d)(?!\d)")
 _MARKS = "*†‡§¶✝#^"
 _NO_MARKS = str.maketrans({c: " " for c in _MARKS})
@@ -476,8 +478,7 @@ _BEST_LINK = (re.compile(r"project|page|website", re.I), re.compile(r"paper|pdf|
 _VENUE_TAIL = re.compile(r"\s*[\[(]?\b(?:pdf|arxiv|code|project page|bibtex|slides|video)\b", re.I)
 
 
-@dataclass(frozen=True, slots=True)
-class _Entry:
+class _Entry(NamedTuple):
     title: str
     start: int
     title_href: str | None
@@ -637,7 +638,7 @@ def _name_like(name: str) -> bool:
     words = name.split()
     if not 1 <= len(words) <= 6 or len(name) > 45 or _has_digit(name):
         return False
-    return bool(words[0][:1].isupper()) and all(_NAME_WORD.match(w) for w in words)
+    return bool(words[0][:1].isupper()) and _NAME_WORDS.fullmatch(name) is not None
 
 
 def _has_digit(text: str) -> bool:
@@ -664,7 +665,7 @@ def _venue_like(line: Line, stripped: str | None = None) -> bool:
 
 
 def _venue_text(line: Line, stripped: str | None = None) -> str | None:
-    classed = clean_text(line.marked(".venue", ".pub-venue", ".journal", ".conference"))
+    classed = line.marked(".venue", ".pub-venue", ".journal", ".conference")  # clean already
     text = classed or (_strip_link_words(line) if stripped is None else stripped)
     text = _VENUE_LEAD.sub("", text)
     return clean_text(text.strip(" .,;/|-")) or None
