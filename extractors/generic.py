@@ -1085,14 +1085,16 @@ _AUTHOR_LIST = re.compile(rf"^\s*{_NAME}(?:\s*(?:,|;|\band\b|&)\s*(?:and\s+)?{_N
 
 
 _AUTHOR_MARKS = re.compile(r"[*†‡§¶✝#\d]+")
-_ASCII_AUTHOR_MARKS = re.compile(r"[*#0-9]+")  # the marks ASCII text can hold, as a cheaper character set
+_ASCII_AUTHOR_MARKS = b"*#0123456789"  # the marks ASCII text can hold
 
 
 def _looks_like_authors(text: str) -> bool:
     if not text.isascii():
         text = _AUTHOR_MARKS.sub("", text)
-    elif any(mark in text for mark in "*#0123456789"):  # a character search is far cheaper than the pattern's
-        text = _ASCII_AUTHOR_MARKS.sub("", text)
+    else:  # bytes.translate deletes the marks many times faster than the pattern finds them
+        unmarked = text.encode("ascii").translate(None, _ASCII_AUTHOR_MARKS)
+        if len(unmarked) != len(text):
+            text = unmarked.decode("ascii")
     text = text.strip(" .,")
     if not text or len(text) > 600:
         return False
@@ -1189,7 +1191,11 @@ _PAPER_HOST = re.compile(r"arxiv\.org|doi\.org|\.pdf$|openreview\.net|aclantholo
 def _paper_url(links: Sequence[Link], title: str) -> str | None:
     clean = clean_title(title)
     for link in links:
-        if link.text and clean_title(link.text) == clean and link.href.startswith("http"):
+        label = link.text
+        # clean_title never lengthens ASCII text: a shorter label ("PDF") cannot equal the title.
+        if not label or (len(label) < len(clean) and label.isascii()):
+            continue
+        if clean_title(label) == clean and link.href.startswith("http"):
             return link.href
     for link in links:
         if link.href.startswith(("http", "/")) and _PAPER_LINK_LABEL.match(link.text or "pdf"):
