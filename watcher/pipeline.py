@@ -274,7 +274,7 @@ async def _process(
         return _apply_extraction(services, session, view, fetched, extraction, records, started)
 
 
-_EXTRACTION_MODULES = ("watcher.extract", "watcher.normalise", "watcher.diff")
+_EXTRACTION_MODULES = ("watcher.extract", "watcher.normalise", "watcher.diff", "deepdiff")
 
 
 def _extraction_loaded() -> bool:
@@ -718,6 +718,7 @@ def _sync_items(
     current: dict[tuple[str, str], int] = {}
     new_rows: dict[tuple[str, str], dict[str, Any]] = {}
     updated: dict[int, dict[str, Any]] = {}
+    moved: dict[int, dict[str, Any]] = {}
     seen: list[int] = []
     for position, record in enumerate(records):
         ident = (record.kind, record.key)
@@ -730,15 +731,20 @@ def _sync_items(
                 "position": position, "first_seen": now, "last_seen": now,
             }  # fmt: skip
             continue
-        if row.id in updated or row.fields != fields or row.position != position or row.removed_at is not None or (
+        if row.id in updated or row.id in moved or row.fields != fields or row.removed_at is not None or (
             row.id in renamed
         ):
+            moved.pop(row.id, None)
             updated[row.id] = {"b_id": row.id, "b_key": row.key, "b_fields": fields, "b_position": position}
+        elif row.position != position:
+            # A new item above shifts the rest: their fields stay, only the position is written.
+            moved[row.id] = {"b_id": row.id, "b_position": position}
         else:
             seen.append(row.id)
         current[ident] = row.id
     current.update(_insert_items(session, list(new_rows.values())))
     _update_items(session, list(updated.values()), now)
+    _move_items(session, list(moved.values()), now)
     table = Item.__table__
     # Chunks keep the IN lists under SQLite's bound-parameter limit.
     for start in range(0, len(seen), 500):
@@ -747,6 +753,14 @@ def _sync_items(
     for start in range(0, len(gone), 500):
         session.execute(update(table).where(table.c.id.in_(gone[start : start + 500])).values(removed_at=now))
     return current
+
+
+def _move_items(session: Session, values: list[dict[str, Any]], now: datetime) -> None:
+    if not values:
+        return
+    table = Item.__table__
+    statement = update(table).where(table.c.id == bindparam("b_id"))
+    session.execute(statement.values(position=bindparam("b_position"), last_seen=now), values)
 
 
 def _insert_items(session: Session, values: list[dict[str, Any]]) -> dict[tuple[str, str], int]:
