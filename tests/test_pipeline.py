@@ -267,3 +267,23 @@ def test_an_upgraded_extractor_rereads_an_unchanged_page_silently(
         assert current_papers(session) == len(PAPERS)
     clock.tick(hours=12)
     assert run_check(database, source_id, clock).status == "unchanged"
+
+
+def test_stored_items_follow_the_page_after_an_insert_an_edit_and_a_removal(
+    watched: tuple[Database, StaticSite, int, Clock],
+) -> None:
+    database, site, source_id, clock = watched
+    run_check(database, source_id, clock)
+    new = ("Quartz: Crystal Caustics in the Wild", "Ada Quill", "CVPR 2027")
+    edited = (PAPERS[0][0], PAPERS[0][1], "NeurIPS 2026")
+    site.set("/", Page(page([new, edited, *PAPERS[1:4]]), content_type="text/markdown"))
+    clock.tick(hours=6)
+    assert run_check(database, source_id, clock).changes == 3
+    with database.session() as session:
+        rows = session.scalars(select(Item).where(Item.kind == "paper").order_by(Item.position)).all()
+        current = [r for r in rows if r.removed_at is None]
+        assert [r.fields["title"] for r in current] == [new[0], *(p[0] for p in PAPERS[:4])]
+        assert current[1].fields["venue"] == "NeurIPS"
+        assert all(r.last_seen == clock() for r in current)
+        [gone] = [r for r in rows if r.removed_at is not None]
+        assert gone.fields["title"] == PAPERS[4][0] and gone.removed_at == clock()
