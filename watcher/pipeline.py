@@ -544,7 +544,8 @@ def _apply_extraction(
     now = services.now()
     source = session.get(Source, view.id)
     assert source is not None
-    rows = _load_items(session, source.id)
+    # A source never read before has no items to load (most of a first check's sources).
+    rows = _load_items(session, source.id) if source.fetch_state else {}
     previous = [
         StoredItem(kind=row.kind, key=row.key, fields=row.fields) for row in rows.values() if row.removed_at is None
     ]
