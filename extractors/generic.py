@@ -161,13 +161,8 @@ class _Guarded:
     hints: tuple[str, ...]
 
     def search(self, text: str) -> re.Match[str] | None:
-        if text.isascii():
-            lowered = text.lower()
-            for hint in self.hints:
-                if hint in lowered:
-                    break
-            else:
-                return None
+        if text.isascii() and not any(map(text.lower().__contains__, self.hints)):
+            return None
         return self.pattern.search(text)
 
 
@@ -1111,11 +1106,9 @@ _VENUE_WORDS = _AsciiFolded.of(
 
 
 def _is_venue(text: str) -> bool:
-    return (
-        _VENUE_WORDS.search(text)
-        and len(text.split()) <= 12
-        and (parse_year(text) is not None or len(text.split()) <= 4)
-    )
+    words = len(text.split())
+    # The word counts first: a longer title needs neither the year nor the venue-word search.
+    return words <= 12 and (words <= 4 or parse_year(text) is not None) and _VENUE_WORDS.search(text)
 
 
 # Reads as r"\s+/\s+|\s*\|\s*|(?<=[a-z0-9)\]])\.\s+": every match starts with one of "\s|.", and a
