@@ -604,7 +604,6 @@ class AcademicPagesExtractor(Extractor):
     """academicpages / minimal-mistakes sites: rendered pages, repository sources, single markdown pages."""
 
     name = "academicpages"
-    version = 1
     priority = 70
     url_patterns = (r"^github:[^/]+/academicpages", r"/_pages/(?:about|cv)\.md$", r"/_publications/[^/]+\.md$")
     source_paths = (r"^_publications/[^/]+\.md$", r"^_pages/(?:about|cv|resume)\.md$", r"^_config\.yml$")

@@ -266,7 +266,6 @@ class AlfolioExtractor(Extractor):
     """al-folio sources (a repository bundle or one page source) and rendered al-folio pages."""
 
     name = "alfolio"
-    version = 1
     # Above the URL-claiming page families: al-folio's front-matter keys and file layout are specific.
     priority = 75
     source_paths = (

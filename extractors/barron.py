@@ -966,7 +966,6 @@ class BarronExtractor(Extractor):
     """Jon Barron's template and other hand-written personal pages of paper rows."""
 
     name = "barron"
-    version = 1
     priority = 50
     url_patterns = ()
 

@@ -184,7 +184,6 @@ class BibtexExtractor(Extractor):
     """A ``.bib`` file (or a bundle of them) read entry by entry."""
 
     name = "bibtex"
-    version = 1
     priority = 60
     url_patterns = (r"\.bib(?:$|[?#])",)
     source_paths = (r"(?:^|/)[^/]+\.bib$",)

@@ -120,7 +120,6 @@ class CvExtractor(Extractor):
     """Plain-text or markdown CVs: one block per position, with the projects and papers under it."""
 
     name = "cv"
-    version = 1
     priority = 40
     url_patterns = (r"/(?:cv|resume|experience)(?:\.(?:txt|md))?/?$",)
 

@@ -349,7 +349,6 @@ class HugoBloxExtractor(Extractor):
     """Hugo Blox / Wowchemy / Hugo Academic sites: rendered pages, repository sources, single pages."""
 
     name = "hugo-blox"
-    version = 1
     priority = 70
     url_patterns = (r"/content/(?:authors|publications?|home)/",)
     source_paths = (

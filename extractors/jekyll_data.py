@@ -280,7 +280,6 @@ class JekyllDataExtractor(Extractor):
     """A Jekyll/Hugo repository whose people, publications and news live in data files and posts."""
 
     name = "jekyll-data"
-    version = 1
     priority = 55
     source_paths = (r"^_data/(?:.+/)?[^/]+\.(?:ya?ml|json)$", r"^_posts/.+\.(?:md|markdown|html)$")
 

@@ -60,7 +60,6 @@ class LabExtractor(Extractor):
     """A lab's own hand-written page: its people, news and publications."""
 
     name = "lab"
-    version = 1
     priority = 55
 
     def detect(self, doc: Document) -> str | None:

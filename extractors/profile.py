@@ -78,7 +78,6 @@ class ProfileExtractor(Extractor):
     """Pure-style research portals: profile pages, people directories and research-output lists."""
 
     name = "profile"
-    version = 1
     priority = 60
     url_patterns = (r"/en/(?:persons|publications|researchers|organisations)/",)
 
