@@ -1443,7 +1443,6 @@ class GenericExtractor(Extractor):
     """Any page: sections by headings, entries by list/table/block structure, read by section kind."""
 
     name = "generic"
-    version = 2
     priority = 0
 
     def detect(self, doc: Document) -> str | None:
