@@ -5,8 +5,8 @@ Usage (run as its own process by ``bench/run.py``, which measures its CPU and me
     python bench/watcher_check.py DB_URL OUT_JSON [--profile OUT.prof] [--jobs N] [--workers N]
 
 Default fetch settings (per-host limit 2, default host delay), the CLI's concurrency, and
-its processes: the sources split by host, one process per 500 sources up to one per core
-(``--jobs`` overrides), the first shard checked in this process.
+its one process (``--jobs N`` splits the sources by host over N processes, as the CLI's
+option does).
 Writes ``{"seconds": ..., "outcomes": [{"url", "status", "changes"}, ...]}``.
 """
 
@@ -28,7 +28,7 @@ from sqlalchemy import select
 
 from watcher.fetch import FetchSettings
 from watcher.pipeline import Services, check_sources, freeze_startup_objects, open_services
-from watcher.shards import ShardProcess, default_jobs, fork_shards, gather_shards, shard_work, split_by_host
+from watcher.shards import ShardProcess, fork_shards, gather_shards, shard_work, split_by_host
 from watcher.store.db import Database
 from watcher.store.models import Source
 
@@ -50,7 +50,7 @@ def main() -> None:
     parser.add_argument("db")
     parser.add_argument("out", type=Path)
     parser.add_argument("--profile", type=Path, help="cProfile of this process (the first shard)")
-    parser.add_argument("--jobs", type=int, help="processes (default: as watcher check)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes (default 1, as watcher check)")
     parser.add_argument("--workers", type=int, default=0, help="extraction worker processes (0: in the event loop)")
     args = parser.parse_args()
     db = Database(args.db)
@@ -62,7 +62,7 @@ def main() -> None:
 
     freeze_startup_objects()  # as `watcher check` does
     started = time.perf_counter()
-    own, *others = split_by_host(sorted(sources), args.jobs or default_jobs(len(sources)))
+    own, *others = split_by_host(sorted(sources), args.jobs)
     children = fork_shards(others, shard_work(db, factory, CONCURRENCY)) if others else []
     if args.profile:
         import cProfile

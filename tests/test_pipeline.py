@@ -287,3 +287,19 @@ def test_stored_items_follow_the_page_after_an_insert_an_edit_and_a_removal(
         assert all(r.last_seen == clock() for r in current)
         [gone] = [r for r in rows if r.removed_at is not None]
         assert gone.fields["title"] == PAPERS[4][0] and gone.removed_at == clock()
+
+
+def test_sources_start_spread_over_their_hosts() -> None:
+    # A lab's pages listed together would otherwise wait out their host's gap side by side,
+    # holding the slots of the sources under way.
+    from watcher.pipeline import _SourceView, _spread_by_host
+
+    urls = ["https://lab.example/a", "https://lab.example/b", "https://lab.example/c", "https://ada.example/",
+            "https://bo.example/x", "https://bo.example/y"]  # fmt: skip
+    views = {
+        i: _SourceView(id=i, name=f"s{i}", url=url, extractor="auto", obey_robots=True, fetch_state={})
+        for i, url in enumerate(urls, start=10)
+    }
+    order = _spread_by_host(list(views), views)
+    assert [urls[p] for p in order] == [urls[0], urls[3], urls[4], urls[1], urls[5], urls[2]]
+    assert _spread_by_host([10, 10, 99], views) == [0, 2, 1]  # repeats and unknown ids keep their place

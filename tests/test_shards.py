@@ -18,7 +18,7 @@ from servers import Page, StaticSite, serve
 
 from watcher.cli import main
 from watcher.errors import WatcherError
-from watcher.shards import default_jobs, fork_shards, gather_shards, host_of, split_by_host
+from watcher.shards import fork_shards, gather_shards, host_of, split_by_host
 
 HOSTS = 4
 PAGES_PER_HOST = 3
@@ -39,13 +39,6 @@ def test_hosts_stay_whole_and_shards_are_balanced() -> None:
     assert host_of("github:ada/x") == host_of("github:bo/y") == "github"
     assert host_of("HTTPS://H1.Example.org:8443/a") == "h1.example.org:8443"
     assert split_by_host(sources[:3], 8) == [[0], [1], [2]]
-
-
-def test_one_process_per_500_sources_up_to_one_per_core() -> None:
-    assert default_jobs(20, cpus=8) == 1
-    assert default_jobs(2000, cpus=2) == 2
-    assert default_jobs(2000, cpus=8) == 4
-    assert default_jobs(100_000, cpus=8) == 8
 
 
 def _work(plan: dict[int, str]) -> Callable[[list[int], Callable[[Any], None]], None]:

@@ -272,12 +272,14 @@ def sync(app: AppContext) -> None:
 @click.option(
     "--jobs",
     type=click.IntRange(min=1),
-    help="Processes checking at once, sources split by host (default: one per 500 sources, up to one per core).",
+    default=1,
+    show_default=True,
+    help="Processes checking at once, sources split by host (for long lists on many cores).",
 )
 @click.pass_obj
-def check(app: AppContext, refs: Sequence[str], concurrency: int, jobs: int | None) -> None:
+def check(app: AppContext, refs: Sequence[str], concurrency: int, jobs: int) -> None:
     """Fetch, extract and diff now (all sources when none are named)."""
-    from watcher.shards import default_jobs, fork_shards, shard_work, split_by_host
+    from watcher.shards import fork_shards, shard_work, split_by_host
 
     with app.db.session() as session:
         found = find_sources(session, refs)
@@ -289,7 +291,7 @@ def check(app: AppContext, refs: Sequence[str], concurrency: int, jobs: int | No
     from watcher.pipeline import freeze_startup_objects
 
     freeze_startup_objects()
-    own, *others = split_by_host(sources, jobs or default_jobs(len(sources)))
+    own, *others = split_by_host(sources, jobs)
     # Forked before any event loop or thread exists; the first shard is checked here.
     children = fork_shards(others, shard_work(app.db, app.services_factory, concurrency)) if others else []
     outcomes, delivered, failure = asyncio.run(_run_checks(app, own, len(sources), concurrency, children))

@@ -19,6 +19,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from itertools import zip_longest
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import bindparam, delete, insert, select, update
@@ -29,6 +30,7 @@ from watcher.config import Config
 from watcher.errors import ExtractionError, FetchError, WatcherError
 from watcher.fetch import Fetcher, FetchSettings, HostGate
 from watcher.records import Document, Record, record_fields
+from watcher.shards import host_of
 from watcher.snapshot import Fetched, bundle_body, load_body, load_bundle, record_snapshot
 from watcher.store.db import Database, utcnow
 from watcher.store.models import Change, Item, RobotsTxt, Snapshot, Source
@@ -340,10 +342,30 @@ async def check_sources(
         return outcome
 
     try:
-        return list(await asyncio.gather(*(one(i) for i in source_ids)))
+        spread = _spread_by_host(source_ids, views)
+        done = await asyncio.gather(*(one(source_ids[position]) for position in spread))
+        outcomes: list[CheckOutcome] = [done[0]] * len(source_ids) if done else []
+        for position, outcome in zip(spread, done, strict=True):
+            outcomes[position] = outcome
+        return outcomes
     finally:
         batch.flush()
         _keep_robots(services)
+
+
+def _spread_by_host(source_ids: Sequence[int], views: Mapping[int, _SourceView]) -> list[int]:
+    """Positions in ``source_ids`` in the order to start them: each host's first source, then each
+    host's second, and so on.
+
+    A host's next request waits a gap after the one before; started side by side, a host's
+    sources would hold the sources-under-way slots while they wait (a watch list often lists
+    a lab's pages together).
+    """
+    by_host: dict[str, list[int]] = {}
+    for position, source_id in enumerate(source_ids):
+        view = views.get(source_id)
+        by_host.setdefault(host_of(view.url) if view is not None else "", []).append(position)
+    return [position for turn in zip_longest(*by_host.values()) for position in turn if position is not None]
 
 
 class _UnchangedBatch:
