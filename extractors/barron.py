@@ -267,11 +267,7 @@ def _build_lines(body_html: str) -> list[Line]:
                         break
             if tag in _BLOCK:
                 if pending:
-                    if len(texts) > 1 or not texts[0].isspace():
-                        _flush_line(lines, pending, texts, heading)
-                        line_no = len(lines)
-                    pending.clear()
-                    texts.clear()
+                    line_no = _end_line(lines, pending, texts, heading, line_no)
                 heading = _open_heading(stack) if headings_open else 0
         else:
             info = _TAG_INFOS.get((raw_tag, attrs)) or one_offs.get((raw_tag, attrs))
@@ -280,12 +276,7 @@ def _build_lines(body_html: str) -> list[Line]:
             tag, breaks, level, empty, hidden, markers, link = info
             if breaks:
                 if pending:
-                    # Blank space between blocks is no line.
-                    if len(texts) > 1 or not texts[0].isspace():
-                        _flush_line(lines, pending, texts, heading)
-                        line_no = len(lines)
-                    pending.clear()
-                    texts.clear()
+                    line_no = _end_line(lines, pending, texts, heading, line_no)
                 heading = _open_heading(stack) if headings_open else 0
             if level and not skipping:
                 heading = heading or level
@@ -309,6 +300,17 @@ def _build_lines(body_html: str) -> list[Line]:
     if pending and (len(texts) > 1 or not texts[0].isspace()):
         _flush_line(lines, pending, texts, heading)
     return lines
+
+
+def _end_line(lines: list[Line], pending: list[Segment], texts: list[str], heading: int, line_no: int) -> int:
+    """End the line being built at a block boundary; the new line number. Blank space between
+    blocks is no line."""
+    if len(texts) > 1 or not texts[0].isspace():
+        _flush_line(lines, pending, texts, heading)
+        line_no = len(lines)
+    pending.clear()
+    texts.clear()
+    return line_no
 
 
 def _flush_line(lines: list[Line], pending: list[Segment], texts: list[str], heading: int) -> None:
