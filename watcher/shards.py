@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 from urllib.parse import urlsplit
@@ -64,7 +64,7 @@ class ShardProcess:
     pipe: Connection
     size: int
     received: int = 0
-    error: str | None = field(default=None)
+    error: str | None = None
     done: bool = False
 
 
