@@ -62,7 +62,7 @@ def main() -> None:
 
     freeze_startup_objects()  # as `watcher check` does
     started = time.perf_counter()
-    own, *others = split_by_host(sorted(sources), args.jobs)
+    own, *others = split_by_host(sorted(sources), args.jobs) or [[]]
     children = fork_shards(others, shard_work(db, factory, CONCURRENCY)) if others else []
     if args.profile:
         import cProfile
