@@ -23,10 +23,6 @@ import re
 import unicodedata
 from collections.abc import Iterator, Mapping
 
-import bibtexparser
-from bibtexparser.bparser import BibTexParser
-from bibtexparser.customization import convert_to_unicode
-
 from extractors.base import Case, Extractor
 from watcher.records import Document, Paper, Record
 from watcher.text import clean_text, clean_title, find_arxiv, find_doi, parse_year
@@ -68,6 +64,8 @@ def latex_to_text(value: str | None) -> str:
         value = _LATEX_COMMAND_WITH_ARG.sub(r"\1", value)
     value = _decode_accents(value)
     if _OTHER_LATEX.search(value):  # bibtexparser's converter is slow (a table walk per call): rare cases only
+        from bibtexparser.customization import convert_to_unicode
+
         with contextlib.suppress(Exception):  # an odd escape it cannot read: keep the raw text
             value = convert_to_unicode({"x": value})["x"]
     value = _LATEX_ESCAPE.sub(r"\1", value)
@@ -133,6 +131,10 @@ def _entries(text: str) -> Iterator[Mapping[str, str]]:
 
 
 def _load(text: str) -> list[dict[str, str]]:
+    # Imported on the first BibTeX read: bibtexparser costs 5 MB that most pages never need.
+    import bibtexparser
+    from bibtexparser.bparser import BibTexParser
+
     parser = BibTexParser(common_strings=True, ignore_nonstandard_types=False, interpolate_strings=True)
     return bibtexparser.loads(text, parser).entries
 

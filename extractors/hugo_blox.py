@@ -27,8 +27,6 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-import bibtexparser
-from bibtexparser.bparser import BibTexParser
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from extractors.academicpages import bio_records, strip_markdown
@@ -115,6 +113,9 @@ def _links(meta: Mapping[str, Any]) -> list[str]:
 
 
 def _bib_entry(bib: str) -> dict[str, str]:
+    import bibtexparser  # on first use, as in extractors/bibtex.py
+    from bibtexparser.bparser import BibTexParser
+
     parser = BibTexParser(common_strings=True)
     parser.ignore_nonstandard_types = False
     try:

@@ -22,14 +22,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
-
-import numpy as np
-from rapidfuzz import fuzz, process
-from rapidfuzz.distance import Levenshtein
+from typing import TYPE_CHECKING, Any, Literal
 
 from watcher.records import Record, record_fields
 from watcher.text import normalise_key
+
+if TYPE_CHECKING:
+    import numpy as np
+
+# numpy and rapidfuzz (14 MB) are imported by the functions that pair items: a first reading
+# records its items without pairing, and a check of unchanged pages never diffs at all.
 
 __all__ = [
     "MEANINGFUL_FIELDS",
@@ -269,6 +271,9 @@ def _pair_greedily(candidates: _Candidates) -> list[tuple[int, int]]:
 
 def _similarity(left: Sequence[str], right: Sequence[str], *, cutoff: float) -> np.ndarray:
     """Pairwise similarity of normalised strings: the better of plain and word-order-free ratio."""
+    import numpy as np
+    from rapidfuzz import fuzz, process
+
     plain = process.cdist(left, right, scorer=fuzz.ratio, score_cutoff=cutoff, dtype=np.float32)
     reordered = process.cdist(left, right, scorer=fuzz.token_sort_ratio, score_cutoff=cutoff, dtype=np.float32)
     return np.maximum(plain, reordered)
@@ -283,6 +288,8 @@ def _score_papers(olds: Sequence[_Entry], news: Sequence[_Entry]) -> _Candidates
 
     Two different DOIs (or arXiv ids) never pair: a workshop and a journal version are two papers.
     """
+    import numpy as np
+
     candidates: _Candidates = []
     sims = _similarity(_field_keys(olds, "title"), _field_keys(news, "title"), cutoff=TITLE_THRESHOLD)
     for i, j in zip(*np.nonzero(sims), strict=True):
@@ -312,6 +319,9 @@ def _score_news(olds: Sequence[_Entry], news: Sequence[_Entry]) -> _Candidates:
     announcement); an undated item needs 90 %.
     Texts are compared within one date at a time, so a page of thousands of news stays cheap.
     """
+    import numpy as np
+    from rapidfuzz import fuzz, process
+
     old_texts, new_texts = _field_keys(olds, "text"), _field_keys(news, "text")
     old_by_date, new_by_date = _indices_by(olds, "date"), _indices_by(news, "date")
     candidates: _Candidates = []
@@ -362,6 +372,8 @@ def _score_roles(olds: Sequence[_Entry], news: Sequence[_Entry]) -> _Candidates:
     each side ("Senior Research Scientist" -> "Principal Scientist"). Otherwise title and
     organisation must both be 90 % alike (the title alone when neither names one).
     """
+    import numpy as np
+
     old_titles, new_titles = _column(olds, "title", normalise_key), _column(news, "title", normalise_key)
     old_orgs, new_orgs = _column(olds, "organization", normalise_key), _column(news, "organization", normalise_key)
     title_sims = _similarity(old_titles, new_titles, cutoff=0)
@@ -385,17 +397,23 @@ def _score_roles(olds: Sequence[_Entry], news: Sequence[_Entry]) -> _Candidates:
 
 def _column(entries: Sequence[_Entry], name: str, clean: Callable[[Any], str] = str) -> np.ndarray:
     """One field of every entry as an array of strings ("" when absent), for pairwise masks."""
+    import numpy as np
+
     return np.array([clean(e.fields.get(name)) if e.fields.get(name) else "" for e in entries], dtype=object)
 
 
 def _counts(values: np.ndarray) -> np.ndarray:
     """How often each value occurs in its array."""
+    import numpy as np
+
     counts = Counter(values.tolist())
     return np.array([counts[v] for v in values.tolist()])
 
 
 def _candidates(scores: np.ndarray) -> _Candidates:
     """The pairs with a score (non-negative) as (score, old index, new index)."""
+    import numpy as np
+
     rows, cols = np.nonzero(scores >= 0)
     return [(float(scores[i, j]), int(i), int(j)) for i, j in zip(rows, cols, strict=True)]
 
@@ -404,6 +422,8 @@ def _score_by_field(name: str) -> Callable[[Sequence[_Entry], Sequence[_Entry]],
     """Pair by one field's similarity (an award's title, a member's name)."""
 
     def score(olds: Sequence[_Entry], news: Sequence[_Entry]) -> _Candidates:
+        import numpy as np
+
         sims = _similarity(_field_keys(olds, name), _field_keys(news, name), cutoff=TITLE_THRESHOLD)
         return [
             (float(sims[i, j]), int(i), int(j))
@@ -469,6 +489,8 @@ def _blank(value: Any) -> bool:
 
 def _only_typos(old: str, new: str) -> bool:
     """Every changed word is a long word edited by at most two letters, digits untouched."""
+    from rapidfuzz.distance import Levenshtein
+
     old_words, new_words = old.split(), new.split()
     if len(old_words) != len(new_words):
         return False

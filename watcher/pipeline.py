@@ -276,7 +276,7 @@ async def _process(
         return _apply_extraction(services, session, view, fetched, extraction, records, started)
 
 
-_EXTRACTION_MODULES = ("watcher.extract", "watcher.normalise", "watcher.diff", "deepdiff")
+_EXTRACTION_MODULES = ("watcher.extract", "watcher.normalise", "watcher.diff")
 
 
 def _extraction_loaded() -> bool:
@@ -559,8 +559,8 @@ def _apply_extraction(
     started: float,
 ) -> CheckOutcome:
     """Diff the new reading against the stored items and record it all in one transaction."""
-    # Imported here: the diff engine (deepdiff, numpy, rapidfuzz) costs about 0.1 s of start-up
-    # that a re-check answered only by 304s never needs.
+    # Imported here, with the rest of the extraction stack (see _load_extraction): a re-check
+    # answered only by 304s never needs it. Its pairing imports numpy and rapidfuzz itself.
     from watcher.diff import DiffResult, StoredItem, diff_items
 
     now = services.now()
