@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sqlalchemy import select
 
 from watcher.fetch import FetchSettings
-from watcher.pipeline import Services, check_sources, freeze_startup_objects, open_services
-from watcher.shards import ShardProcess, fork_shards, gather_shards, shard_work, split_by_host
+from watcher.pipeline import Services, freeze_startup_objects, open_services
+from watcher.shards import ShardProcess, check_with_shards, start_shards
 from watcher.store.db import Database
 from watcher.store.models import Source
 
@@ -39,10 +39,10 @@ async def check_all(
     factory: Any, ids: list[int], children: Sequence[ShardProcess]
 ) -> list[dict[str, object]]:
     async with factory() as services:
-        mine, theirs = await asyncio.gather(
-            check_sources(services, ids, concurrency=CONCURRENCY), gather_shards(children, lambda _outcome: None)
-        )
-    return [{"url": o.url, "status": o.status, "changes": o.changes, "error": o.error} for o in [*mine, *theirs]]
+        outcomes, failure = await check_with_shards(services, ids, children, concurrency=CONCURRENCY)
+    if failure is not None:
+        raise failure
+    return [{"url": o.url, "status": o.status, "changes": o.changes, "error": o.error} for o in outcomes]
 
 
 def main() -> None:
@@ -62,8 +62,7 @@ def main() -> None:
 
     freeze_startup_objects()  # as `watcher check` does
     started = time.perf_counter()
-    own, *others = split_by_host(sorted(sources), args.jobs) or [[]]
-    children = fork_shards(others, shard_work(db, factory, CONCURRENCY)) if others else []
+    own, children = start_shards(db, factory, sorted(sources), args.jobs, CONCURRENCY)
     if args.profile:
         import cProfile
 

@@ -279,7 +279,7 @@ def sync(app: AppContext) -> None:
 @click.pass_obj
 def check(app: AppContext, refs: Sequence[str], concurrency: int, jobs: int) -> None:
     """Fetch, extract and diff now (all sources when none are named)."""
-    from watcher.shards import fork_shards, shard_work, split_by_host
+    from watcher.shards import start_shards
 
     with app.db.session() as session:
         found = find_sources(session, refs)
@@ -291,9 +291,8 @@ def check(app: AppContext, refs: Sequence[str], concurrency: int, jobs: int) -> 
     from watcher.pipeline import freeze_startup_objects
 
     freeze_startup_objects()
-    own, *others = split_by_host(sources, jobs)
     # Forked before any event loop or thread exists; the first shard is checked here.
-    children = fork_shards(others, shard_work(app.db, app.services_factory, concurrency)) if others else []
+    own, children = start_shards(app.db, app.services_factory, sources, jobs, concurrency)
     outcomes, delivered, failure = asyncio.run(_run_checks(app, own, len(sources), concurrency, children))
     _print_check_summary(app, sorted(outcomes, key=lambda o: rank.get(o.source, len(rank))))
     if delivered:
@@ -309,8 +308,7 @@ async def _run_checks(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from watcher.pipeline import check_sources
-    from watcher.shards import gather_shards
+    from watcher.shards import check_with_shards
 
     async with app.services_factory() as services:
         console = Console(stderr=True)
@@ -324,26 +322,15 @@ async def _run_checks(
             disable=not console.is_terminal,
             console=console,
         )
-        failure: WatcherError | None = None
         with progress:
             task = progress.add_task("", total=total)
 
             def advance(outcome: Any) -> None:
                 progress.update(task, advance=1, description=outcome.source)
 
-            async def collect() -> list[Any]:
-                nonlocal failure
-                try:
-                    return await gather_shards(children, advance)
-                except WatcherError as exc:
-                    failure = exc
-                    return []
-
-            # Both at once: a child blocks once its pipe is full of unread outcomes.
-            mine, theirs = await asyncio.gather(
-                check_sources(services, ids, concurrency=concurrency, on_done=advance), collect()
+            outcomes, failure = await check_with_shards(
+                services, ids, children, concurrency=concurrency, on_done=advance
             )
-            outcomes = [*mine, *theirs]
         delivered = ""
         if services.notifiers:
             delivered = _delivery_summary(await deliver_all(app.db, services.notifiers, app.now))

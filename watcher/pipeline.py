@@ -280,15 +280,13 @@ _EXTRACTION_MODULES = ("watcher.extract", "watcher.normalise", "watcher.diff")
 
 
 def _extraction_loaded() -> bool:
-    return all(name in sys.modules for name in _EXTRACTION_MODULES) and "REGISTRY" in vars(sys.modules["extractors"])
+    return all(name in sys.modules for name in _EXTRACTION_MODULES)
 
 
 def _load_extraction() -> None:
-    import extractors
-
+    # watcher.extract builds the registry, which imports every extractor.
     for name in _EXTRACTION_MODULES:
         importlib.import_module(name)
-    extractors.REGISTRY  # noqa: B018 - builds the registry: imports every extractor
 
 
 def _extract(document: Document, extractor: str) -> tuple[Extraction, list[Record]]:
@@ -344,10 +342,8 @@ async def check_sources(
     try:
         spread = _spread_by_host(source_ids, views)
         done = await asyncio.gather(*(one(source_ids[position]) for position in spread))
-        outcomes: list[CheckOutcome] = [done[0]] * len(source_ids) if done else []
-        for position, outcome in zip(spread, done, strict=True):
-            outcomes[position] = outcome
-        return outcomes
+        # Back in the order asked for.
+        return [outcome for _, outcome in sorted(zip(spread, done, strict=True), key=lambda pair: pair[0])]
     finally:
         batch.flush()
         _keep_robots(services)

@@ -29,11 +29,13 @@ from watcher.store.db import Database
 
 __all__ = [
     "ShardProcess",
+    "check_with_shards",
     "fork_shards",
     "gather_shards",
     "host_of",
     "shard_work",
     "split_by_host",
+    "start_shards",
 ]
 
 def host_of(url: str) -> str:
@@ -70,6 +72,48 @@ class ShardProcess:
 
 #: What a child runs: check these source ids, handing each outcome to the callback.
 ShardWork = Callable[[list[int], Callable[[Any], None]], None]
+
+
+def start_shards(
+    db: Database, services_factory: Callable[[], Any], sources: Sequence[tuple[int, str]], jobs: int, concurrency: int
+) -> tuple[list[int], list[ShardProcess]]:
+    """Split ``sources`` (ids with their URLs) into ``jobs`` shards by host and fork a process for
+    each shard but the first: the first shard's ids, for the caller to check, and the processes.
+
+    Call before any event loop or thread starts.
+    """
+    own, *others = split_by_host(sources, jobs) or [[]]
+    children = fork_shards(others, shard_work(db, services_factory, concurrency)) if others else []
+    return own, children
+
+
+async def check_with_shards(
+    services: Any,
+    ids: list[int],
+    children: Sequence[ShardProcess],
+    *,
+    concurrency: int,
+    on_done: Callable[[Any], None] | None = None,
+) -> tuple[list[Any], WatcherError | None]:
+    """Check ``ids`` here while collecting the children's outcomes; all outcomes, and the failure
+    of a child (see ``gather_shards``) if one failed."""
+    from watcher.pipeline import check_sources
+
+    failure: WatcherError | None = None
+
+    async def collect() -> list[Any]:
+        nonlocal failure
+        try:
+            return await gather_shards(children, on_done or (lambda _outcome: None))
+        except WatcherError as exc:
+            failure = exc
+            return []
+
+    # Both at once: a child blocks once its pipe is full of unread outcomes.
+    mine, theirs = await asyncio.gather(
+        check_sources(services, ids, concurrency=concurrency, on_done=on_done), collect()
+    )
+    return [*mine, *theirs], failure
 
 
 def shard_work(db: Database, services_factory: Callable[[], Any], concurrency: int) -> ShardWork:
