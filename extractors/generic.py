@@ -43,7 +43,16 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from extractors.base import Case, Extractor
 from extractors.meta import records_from_tree
 from watcher.records import Award, Document, Member, NewsItem, Paper, Record, Role
-from watcher.text import clean_text, clean_title, find_arxiv, find_doi, parse_date, parse_year, split_authors
+from watcher.text import (
+    AsciiFolded,
+    clean_text,
+    clean_title,
+    find_arxiv,
+    find_doi,
+    parse_date,
+    parse_year,
+    split_authors,
+)
 
 _WORD_CHARS = re.compile(r"\W+")
 
@@ -166,33 +175,6 @@ class _Guarded:
         return self.pattern.search(text)
 
 
-@dataclass(frozen=True, slots=True)
-class _AsciiFolded:
-    """A case-insensitive pattern of lower-case words that answers only whether it matches.
-
-    ``re.I`` compares every character through case folding; ASCII text lower-cased once and
-    matched case-sensitively gives the same answer several times faster. Other text keeps the
-    ``re.I`` pattern (Unicode folds the Kelvin sign to "k", which ``str.lower`` does not).
-    """
-
-    folded: re.Pattern[str]
-    pattern: re.Pattern[str]
-
-    @classmethod
-    def of(cls, pattern: str) -> _AsciiFolded:
-        return cls(re.compile(pattern), re.compile(pattern, re.I))
-
-    def search(self, text: str) -> bool:
-        if text.isascii():
-            return self.folded.search(text.lower()) is not None
-        return self.pattern.search(text) is not None
-
-    def match(self, text: str) -> bool:
-        if text.isascii():
-            return self.folded.match(text.lower()) is not None
-        return self.pattern.match(text) is not None
-
-
 _NOISE_PATTERN = re.compile(
     r"last (?:updated|modified|update)|updated on|visitors?\b|visitor count|page views|hits since|you are visitor"
     r"|copyright|©|\(c\) \d{4}|all rights reserved|powered by|built with|theme by|hosted (?:on|by)"
@@ -219,7 +201,7 @@ _NOISE = _Guarded(
         "cookie",
     ),
 )
-_SOCIAL = _AsciiFolded.of(
+_SOCIAL = AsciiFolded.of(
     r"^(?:[\W_]*(?:twitter|x|github|gitlab|linkedin|google scholar|scholar|orcid|email|e-mail|mail|cv|resume"
     r"|bluesky|mastodon|facebook|instagram|youtube|dblp|researchgate|semantic scholar|blog|rss|home|contact)"
     r"[\W_]*)+$"
@@ -983,7 +965,7 @@ def read_header_roles(lines: Sequence[str]) -> list[Role]:
 
 # ------------------------------------------------------------------ papers
 
-_LINK_WORDS = _AsciiFolded.of(
+_LINK_WORDS = AsciiFolded.of(
     r"^(?:\[?\s*)?(?:pdf|paper|arxiv|code|github|project(?: page| website)?|website|webpage|page|video|slides|poster"
     r"|bibtex|bib|doi|supp\w*|talk|demo|blog|data(?:set)?|abstract|html|link|press|media|colab|model|post|doc"
     r"|tutorial|openreview|proceedings|acm|ieee|springer|google ai blog|\d+)(?:\s*\]?)?$"
@@ -1098,7 +1080,7 @@ def _looks_like_authors(text: str) -> bool:
     return bool(_AUTHOR_LIST.match(text))
 
 
-_VENUE_WORDS = _AsciiFolded.of(
+_VENUE_WORDS = AsciiFolded.of(
     r"\b(?:conference|proceedings|journal|transactions|workshop|symposium|arxiv|preprint|letters|review"
     r"|neurips|nips|icml|iclr|cvpr|iccv|eccv|acl|emnlp|naacl|aaai|ijcai|siggraph|chi|kdd|www|sigir|icra|iros"
     r"|corl|rss|mlsys|osdi|sosp|nsdi|vldb|sigmod|tpami|jmlr|nature|science|cell)\b"
@@ -1177,7 +1159,7 @@ def _authors_and_venue(lines: Sequence[str], title: str, rest: str) -> tuple[tup
     return authors, venue
 
 
-_PAPER_LINK_LABEL = _AsciiFolded.of(r"^\[?\s*(?:pdf|paper|arxiv|doi)")
+_PAPER_LINK_LABEL = AsciiFolded.of(r"^\[?\s*(?:pdf|paper|arxiv|doi)")
 _PAPER_HOST = re.compile(r"arxiv\.org|doi\.org|\.pdf$|openreview\.net|aclanthology|dl\.acm\.org")
 
 

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from extractors.barron import Line, page_lines, read_news, read_papers, sections_of
 from extractors.base import Case, Extractor
 from watcher.records import Document, Member, Record
-from watcher.text import clean_text
+from watcher.text import AsciiFolded, clean_text
 
 __all__ = ["LabExtractor", "read_members"]
 
@@ -42,10 +42,9 @@ _ROLE_HEADINGS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"intern", "Intern"),
     )
 )
-# All of the patterns above at once, case-sensitive, for lower-cased ASCII text: there it matches exactly
-# when one of them does (they are written in lower case), several times faster than the case-insensitive
-# ones one by one. Most headings (paper titles) match none.
-_ANY_ROLE_HEADING_LOWER = re.compile("|".join(pattern.pattern for pattern, _ in _ROLE_HEADINGS))
+# All of the patterns above at once (they are written in lower case): most headings (paper titles)
+# match none, and one pass over lower-cased ASCII text says so several times faster.
+_ANY_ROLE_HEADING = AsciiFolded.of("|".join(pattern.pattern for pattern, _ in _ROLE_HEADINGS))
 _PEOPLE_WORDS = re.compile(r"^(?:our |the |lab |group )?(?:people|members|team|current members|lab members)\b", re.I)
 _NEWS_HEADING = re.compile(r"\bnews\b|updates|announcements", re.I)
 _PAPERS_HEADING = re.compile(r"publication|papers|preprints", re.I)
@@ -146,7 +145,7 @@ def _role_of(heading: str) -> str | None:
     text = clean_text(heading)
     if not text or len(text.split()) > 6:
         return None
-    if text.isascii() and not _ANY_ROLE_HEADING_LOWER.search(text.lower()):
+    if not _ANY_ROLE_HEADING.search(text):
         return None
     return next((role for pattern, role in _ROLE_HEADINGS if pattern.search(text)), None)
 
