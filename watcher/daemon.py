@@ -559,13 +559,14 @@ async def run_daemon(
                     daemon.spawn(_reload(db, config_path, now))
 
             handlers = {signal.SIGTERM: stop.set, signal.SIGINT: stop.set, signal.SIGHUP: reload}
-            log.info(
-                "daemon-started",
-                extra={"fields": {"owner": owner, "database": db.display_url, "tick_s": tick.total_seconds()}},
-            )
             keeper.start()
             try:
                 with _signal_handlers(loop, handlers):
+                    # Said only once the handlers are in: a SIGHUP sent on this line must reload, not kill.
+                    log.info(
+                        "daemon-started",
+                        extra={"fields": {"owner": owner, "database": db.display_url, "tick_s": tick.total_seconds()}},
+                    )
                     async with contextlib.AsyncExitStack() as serving:
                         if feeds is not None:
                             from watcher.notify.feed import serve_feeds
