@@ -136,6 +136,13 @@ def test_author_list_change_is_modified_but_respelt_names_are_not() -> None:
     assert change.delta == {"authors": {"old": list(base.authors), "new": list(grown.authors)}}
 
 
+def test_reordered_authors_with_a_new_venue_report_the_venue_alone() -> None:
+    before = {"title": "Sparse Reef Maps", "authors": ["Ines Marlow", "Pavel Orr", "Dana Yu"], "venue": "arXiv"}
+    after = {"title": "Sparse Reef Maps", "authors": ["Dana Yu", "Ines Marlow", "Pavel Orr"], "venue": "CVPR 2027"}
+    assert meaningful_delta("paper", before, after) == {"venue": {"old": "arXiv", "new": "CVPR 2027"}}
+    assert meaningful_delta("paper", before, {**before, "authors": list(reversed(before["authors"]))}) == {}
+
+
 def test_different_papers_with_similar_titles_stay_apart() -> None:
     before = [*papers(6), Paper(title="Reef Maps I", doi="10.1/one")]
     after = [*papers(6), Paper(title="Reef Maps II", doi="10.1/two")]

@@ -202,12 +202,20 @@ def meaningful_delta(kind: str, before: Mapping[str, Any], after: Mapping[str, A
     rules = MEANINGFUL_FIELDS[kind]
     old_view = {name: _comparable(name, before.get(name)) for name in rules}
     new_view = {name: _comparable(name, after.get(name)) for name in rules}
-    if old_view == new_view:
+    # Only fields that differ as values can differ for deepdiff; it compares just those (it
+    # took milliseconds over a whole paper, its author list hashed for ``ignore_order``).
+    differing = [name for name in rules if old_view[name] != new_view[name]]
+    if not differing:
         return {}
     # Imported here: only an item whose meaningful fields differ needs deepdiff (about 60 ms to import).
     from deepdiff import DeepDiff
 
-    found = DeepDiff(old_view, new_view, ignore_order=True, view="tree")
+    found = DeepDiff(
+        {name: old_view[name] for name in differing},
+        {name: new_view[name] for name in differing},
+        ignore_order=True,
+        view="tree",
+    )
     changed = {level.path(output_format="list")[0] for levels in found.values() for level in levels}
     return {
         name: {"old": before.get(name), "new": after.get(name)}
