@@ -12,7 +12,7 @@ from sqlalchemy import event, select
 
 from watcher.errors import ConfigError, StorageError
 from watcher.sources import add_source
-from watcher.store.db import Database, normalise_url, utcnow
+from watcher.store.db import SCHEMA_REVISION, Database, normalise_url, utcnow
 from watcher.store.models import Base, Source
 
 TABLES = {"source", "snapshot", "body", "item", "change", "delivery", "delivery_change"}
@@ -27,6 +27,22 @@ def test_models_and_migrations_agree(database: Database) -> None:
     with database.engine.connect() as conn:
         diffs = compare_metadata(MigrationContext.configure(conn, opts={"compare_type": False}), Base.metadata)
     assert diffs == []
+
+
+def test_schema_revision_is_the_newest_migration(database: Database) -> None:
+    # ensure_schema trusts SCHEMA_REVISION to recognise a current database without Alembic.
+    from alembic.script import ScriptDirectory
+
+    assert ScriptDirectory.from_config(database.alembic_config()).get_current_head() == SCHEMA_REVISION
+
+
+def test_ensure_schema_upgrades_a_database_that_is_behind(database: Database) -> None:
+    database.downgrade("0002")
+    assert "host" not in database.table_names()
+    database.ensure_schema()
+    assert "host" in database.table_names()
+    database.ensure_schema()  # current: nothing to do
+    assert set(database.table_names()) >= TABLES | {"host"}
 
 
 def test_downgrade_to_base_and_back(database: Database) -> None:
