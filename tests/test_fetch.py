@@ -142,6 +142,57 @@ async def test_too_many_redirects() -> None:
                 await fetcher.fetch(f"{base}/step/0")
 
 
+async def test_cookies_set_along_a_redirect_chain_go_with_it_and_no_further(
+    transport_factory: Callable[[], httpx.AsyncBaseTransport | None],
+) -> None:
+    # A "cookie check": the page sends visitors without the cookie to a page that sets it.
+    page_cookies: list[str | None] = []
+
+    async def page(request: web.Request) -> web.Response:
+        page_cookies.append(request.headers.get("Cookie"))
+        if request.cookies.get("seen") != "1":
+            raise web.HTTPFound("/check")
+        return web.Response(text="<p>welcome</p>", content_type="text/html")
+
+    async def check(request: web.Request) -> web.Response:
+        response = web.HTTPFound("/page")
+        response.set_cookie("seen", "1")
+        raise response
+
+    with serve(_app({"/page": page, "/check": check})) as base:
+        async with Fetcher(FAST, transport=transport_factory()) as fetcher:
+            first = await fetcher.fetch(f"{base}/page")
+            second = await fetcher.fetch(f"{base}/page")
+    assert first.text == second.text == "<p>welcome</p>"
+    assert first.url == f"{base}/page"
+    # Each fetch starts without cookies; within it, the cookie the redirect set is sent.
+    assert page_cookies == [None, "seen=1", None, "seen=1"]
+
+
+async def test_authorization_is_not_sent_to_another_origin_on_redirect(
+    transport_factory: Callable[[], httpx.AsyncBaseTransport | None],
+) -> None:
+    seen: dict[str, str | None] = {}
+
+    async def landing(request: web.Request) -> web.Response:
+        seen[request.path] = request.headers.get("Authorization")
+        return web.Response(text="ok", content_type="text/plain")
+
+    with serve(_app({"/elsewhere": landing})) as other:
+
+        async def away(request: web.Request) -> web.Response:
+            raise web.HTTPFound(f"{other}/elsewhere")
+
+        async def near(request: web.Request) -> web.Response:
+            raise web.HTTPFound("/landing")
+
+        with serve(_app({"/away": away, "/near": near, "/landing": landing})) as base:
+            async with Fetcher(FAST, transport=transport_factory()) as fetcher:
+                await fetcher.fetch(f"{base}/away", headers={"Authorization": "token secret"})
+                await fetcher.fetch(f"{base}/near", headers={"Authorization": "token secret"})
+    assert seen == {"/elsewhere": None, "/landing": "token secret"}
+
+
 # -- size caps -----------------------------------------------------------------------------
 
 
