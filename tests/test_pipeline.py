@@ -93,6 +93,40 @@ def test_first_check_is_a_silent_baseline(watched: tuple[Database, StaticSite, i
         assert sorted(t["title"] for t in titles) == sorted(p[0] for p in PAPERS)
 
 
+def test_first_readings_written_together_match_a_single_check(
+    watched: tuple[Database, StaticSite, int, Clock],
+) -> None:
+    # check_sources writes first readings in batches; check_source writes each on its own.
+    database, site, source_id, clock = watched
+    site.set("/twin", Page(page(PAPERS), content_type="text/markdown"))
+    with database.session() as session:
+        base = session.get(Source, source_id).url
+        twin_id = add_source(session, f"{base}twin", now=clock(), name="twin").id
+    run_check(database, source_id, clock)
+    assert [o.status for o in run_checks(database, [twin_id], clock)] == ["baseline"]
+
+    def stored(sid: int) -> tuple[object, ...]:
+        with database.session() as session:
+            source = session.get(Source, sid)
+            state = {k: v for k, v in source.fetch_state.items() if k not in ("etag", "last_modified")}
+            snapshot = session.scalars(select(Snapshot).where(Snapshot.source_id == sid)).one()
+            items = session.execute(
+                select(Item.kind, Item.key, Item.fields, Item.position, Item.first_seen, Item.removed_at)
+                .where(Item.source_id == sid)
+                .order_by(Item.position)
+            ).all()
+            return (
+                state, source.last_status, source.last_checked_at, source.failures,
+                (snapshot.outcome, snapshot.status, snapshot.content_hash, snapshot.extractor, snapshot.item_count),
+                [tuple(row) for row in items],
+            )  # fmt: skip
+
+    assert stored(twin_id) == stored(source_id)
+    assert [row[0] for row in stored(twin_id)[-1]] == ["role"] + ["paper"] * len(PAPERS)
+    clock.tick(hours=1)
+    assert [o.status for o in run_checks(database, [source_id, twin_id], clock)] == ["unchanged", "unchanged"]
+
+
 def test_unchanged_page_costs_a_conditional_get(watched: tuple[Database, StaticSite, int, Clock]) -> None:
     database, site, source_id, clock = watched
     run_check(database, source_id, clock)
@@ -137,6 +171,36 @@ def test_noise_only_edits_report_nothing(watched: tuple[Database, StaticSite, in
     outcome = run_check(database, source_id, clock)
     assert outcome.status == "unchanged"
     assert changes_of(database) == []
+
+
+def test_a_body_that_reads_as_the_stored_items_skips_the_diff(
+    watched: tuple[Database, StaticSite, int, Clock],
+) -> None:
+    database, site, source_id, clock = watched
+    run_check(database, source_id, clock)
+    baseline_time = clock()
+    site.set("/", Page(page(PAPERS, footer="Last updated: December 24, 2026"), content_type="text/markdown"))
+    clock.tick(hours=12)
+    assert run_check(database, source_id, clock).status == "unchanged"
+    with database.session() as session:
+        source = session.get(Source, source_id)
+        latest = session.scalars(select(Snapshot).order_by(Snapshot.id.desc()).limit(1)).one()
+        # The new body is kept and remembered, so the next identical body is a plain "unchanged";
+        # the items were not rewritten.
+        assert latest.content_hash == source.fetch_state["hash"] and latest.outcome == "unchanged"
+        assert {item.last_seen for item in session.scalars(select(Item))} == {baseline_time}
+    # A broken page, then the old reading again: healthy and silent, nothing removed or added.
+    site.set("/", Page("<html><body><h1>Site under maintenance</h1></body></html>"))
+    clock.tick(hours=12)
+    assert run_check(database, source_id, clock).status == "suspect"
+    site.set("/", Page(page(PAPERS, footer="Last updated: January 3, 2027"), content_type="text/markdown"))
+    clock.tick(hours=12)
+    assert run_check(database, source_id, clock).status == "unchanged"
+    assert changes_of(database) == []
+    with database.session() as session:
+        source = session.get(Source, source_id)
+        assert (source.last_status, source.last_error) == ("unchanged", None)
+        assert current_papers(session) == len(PAPERS)
 
 
 def test_collapsed_page_is_suspect_and_removes_nothing(watched: tuple[Database, StaticSite, int, Clock]) -> None:

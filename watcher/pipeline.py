@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import hashlib
 import importlib
 import os
 import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -26,16 +26,26 @@ from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from extractors import version_of
-from watcher.config import Config
 from watcher.errors import ExtractionError, FetchError, WatcherError
 from watcher.fetch import Fetcher, FetchSettings, HostGate
 from watcher.records import Document, Record, record_fields
 from watcher.shards import host_of
-from watcher.snapshot import Fetched, bundle_body, load_body, load_bundle, record_snapshot
+from watcher.snapshot import (
+    Fetched,
+    bundle_body,
+    load_body,
+    load_bundle,
+    record_snapshot,
+    snapshot_row,
+    store_bodies,
+)
 from watcher.store.db import Database, utcnow
 from watcher.store.models import Change, Item, RobotsTxt, Snapshot, Source
 
 if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
+    from watcher.config import Config
     from watcher.diff import DiffResult
     from watcher.extract import Extraction
 
@@ -114,7 +124,11 @@ async def open_services(
         from watcher.hosts import shared_host_gate
 
         host_gate = shared_host_gate(db)
-    pool = ProcessPoolExecutor(extract_workers) if extract_workers > 0 else None
+    pool = None
+    if extract_workers > 0:
+        from concurrent.futures import ProcessPoolExecutor
+
+        pool = ProcessPoolExecutor(extract_workers)
     try:
         async with Fetcher(settings or FetchSettings(), host_gate=host_gate) as fetcher:
             yield Services(
@@ -228,7 +242,7 @@ async def check_source(services: Services, source_id: int) -> CheckOutcome:
 
 
 async def _check_view(
-    services: Services, view: _SourceView, batch: _UnchangedBatch | None, gate: asyncio.Semaphore | None
+    services: Services, view: _SourceView, batch: _Batch | None, gate: asyncio.Semaphore | None
 ) -> CheckOutcome:
     """Fetch, and stop early for unchanged content (into ``batch`` when given), else extract and record.
 
@@ -253,12 +267,12 @@ async def _check_view(
 
 
 async def _process(
-    services: Services, view: _SourceView, fetched: Fetched, batch: _UnchangedBatch | None, started: float
+    services: Services, view: _SourceView, fetched: Fetched, batch: _Batch | None, started: float
 ) -> CheckOutcome:
     try:
         if _content_unchanged(view, fetched):
             if batch is not None and fetched.not_modified and not (view.alerted or view.suspect):
-                return batch.add(view, fetched, started)
+                return batch.add_unchanged(view, fetched, started)
             return _record_unchanged(services, view, fetched, started)
         document = to_document(view.url, fetched)
         if services.extract_pool is None:
@@ -272,8 +286,16 @@ async def _process(
             extraction, records = await loop.run_in_executor(services.extract_pool, _extract, document, view.extractor)
     except (FetchError, ExtractionError) as exc:
         return _record_failure(services, view, exc, started)
+    if batch is not None and _never_read(view):
+        return batch.add_first_reading(view, fetched, extraction, records, started)
     with services.db.session() as session:
         return _apply_extraction(services, session, view, fetched, extraction, records, started)
+
+
+def _never_read(view: _SourceView) -> bool:
+    """A source with no reading stored (so no items) and no alert open: its first reading is a
+    plain baseline, with nothing to compare or clear."""
+    return not view.fetch_state and not (view.alerted or view.suspect)
 
 
 _EXTRACTION_MODULES = ("watcher.extract", "watcher.normalise", "watcher.diff")
@@ -311,26 +333,22 @@ async def check_sources(
     Requests in flight are bounded by the fetcher (``FetchSettings.max_concurrency``);
     ``concurrency`` bounds the sources being read and recorded after their fetch.
 
-    The sources are read in one query, and the many "not modified" answers of a re-check
-    are recorded in batches rather than one transaction each: on SQLite that was most of
-    the cost of an unchanged check.
+    The sources are read in one query, and the readings that report nothing (the many "not
+    modified" answers of a re-check, the first readings of new sources) are recorded in
+    batches rather than one transaction each: on SQLite that was most of their cost.
     """
     gate = asyncio.Semaphore(concurrency)
-    # Sources under way (fetching, fetched and waiting for a slot, or being recorded): without
-    # a bound, pages fetched faster than they are extracted pile up in memory.
-    under_way = asyncio.Semaphore(BACKLOG_PER_SLOT * concurrency)
     with services.db.session() as session:
         views = _load_views(session, source_ids)
         services.fetcher.reuse_robots(_fresh_robots(session, services.now()))
-    batch = _UnchangedBatch(services)
+    batch = _Batch(services)
 
     async def one(source_id: int) -> CheckOutcome:
         view = views.get(source_id)
         if view is None:
             outcome = await check_source(services, source_id)  # raises: no such source
         else:
-            async with under_way:
-                outcome = await _check_view(services, view, batch, gate)
+            outcome = await _check_view(services, view, batch, gate)
         if batch.full:
             batch.flush()
         if on_done is not None:
@@ -339,11 +357,21 @@ async def check_sources(
                 await maybe
         return outcome
 
+    # Sources under way (fetching, fetched and waiting for a slot, or being recorded) are
+    # bounded by a pool of workers, each taking the next source when done with one: without a
+    # bound, pages fetched faster than they are extracted pile up in memory, and a task per
+    # source (10,000 waiting tasks) was work for the garbage collector at every collection.
+    positions = iter(_spread_by_host(source_ids, views))
+    done: list[tuple[int, CheckOutcome]] = []
+
+    async def worker() -> None:
+        for position in positions:
+            done.append((position, await one(source_ids[position])))
+
     try:
-        spread = _spread_by_host(source_ids, views)
-        done = await asyncio.gather(*(one(source_ids[position]) for position in spread))
+        await asyncio.gather(*(worker() for _ in range(min(len(source_ids), BACKLOG_PER_SLOT * concurrency))))
         # Back in the order asked for.
-        return [outcome for _, outcome in sorted(zip(spread, done, strict=True), key=lambda pair: pair[0])]
+        return [outcome for _, outcome in sorted(done, key=lambda pair: pair[0])]
     finally:
         batch.flush()
         _keep_robots(services)
@@ -364,50 +392,87 @@ def _spread_by_host(source_ids: Sequence[int], views: Mapping[int, _SourceView])
     return [position for turn in zip_longest(*by_host.values()) for position in turn if position is not None]
 
 
-class _UnchangedBatch:
-    """304 answers waiting to be written together: a snapshot row and a source update each."""
+class _Batch:
+    """Readings waiting to be written together, rather than one transaction each.
 
-    #: Rows per transaction: large enough to amortise the commit, small enough to lose
-    #: little if the process dies mid-check (those sources are simply checked again).
+    Two kinds of reading need no look at what is stored and report nothing: a 304 (a snapshot
+    row and a source update) and a source's first reading (its body, snapshot, items and
+    state). On SQLite the per-page transaction was most of the cost of both. A process that
+    dies before a flush loses these rows only: those sources are simply read again next time.
+    """
+
+    #: Pages per transaction: large enough to amortise the commit, small enough to lose little.
     SIZE = 256
+    #: First readings per transaction: each holds its body and items in memory until written.
+    READINGS = 64
 
     def __init__(self, services: Services) -> None:
         self.services = services
         self.snapshots: list[dict[str, Any]] = []
-        self.sources: list[dict[str, Any]] = []
+        self.unchanged_sources: list[dict[str, Any]] = []
+        self.read_sources: list[dict[str, Any]] = []
+        self.bodies: dict[str, bytes] = {}
+        self.items: list[dict[str, Any]] = []
 
     @property
     def full(self) -> bool:
-        return len(self.snapshots) >= self.SIZE
+        return len(self.snapshots) >= self.SIZE or len(self.read_sources) >= self.READINGS
 
-    def add(self, view: _SourceView, fetched: Fetched, started: float) -> CheckOutcome:
+    def add_unchanged(self, view: _SourceView, fetched: Fetched, started: float) -> CheckOutcome:
         now = self.services.now()
         duration = _elapsed_ms(started)
         self.snapshots.append(
-            {
-                "source_id": view.id,
-                "fetched_at": now,
-                "status": fetched.status,
-                "etag": fetched.etag,
-                "last_modified": fetched.last_modified,
-                "outcome": "unchanged",
-                "duration_ms": duration,
-            }
+            snapshot_row(view.id, fetched_at=now, outcome="unchanged", fetched=fetched, duration_ms=duration)
         )
-        self.sources.append(
+        self.unchanged_sources.append(
             {"id": view.id, "last_checked_at": now, "last_status": "unchanged", "last_error": None, "failures": 0}
         )
         items = view.fetch_state.get("items", 0)
         return CheckOutcome(source=view.name, url=view.url, status="unchanged", items=items, duration_ms=duration)
 
+    def add_first_reading(
+        self, view: _SourceView, fetched: Fetched, extraction: Extraction, records: Sequence[Record], started: float
+    ) -> CheckOutcome:
+        """A baseline: the items of a source never read before, recorded silently."""
+        now = self.services.now()
+        duration = _elapsed_ms(started)
+        row = snapshot_row(
+            view.id,
+            fetched_at=now,
+            outcome="baseline",
+            fetched=fetched,
+            store=True,
+            extractor=extraction.extractor,
+            extractor_version=extraction.version,
+            item_count=len(records),
+            duration_ms=duration,
+        )
+        if row["content_hash"]:
+            self.bodies[row["content_hash"]] = fetched.body
+        self.snapshots.append(row)
+        self.items.extend(_first_item_rows(view.id, records, now))
+        state = _read_state(fetched, extraction, records)
+        self.read_sources.append(
+            {"id": view.id, "last_checked_at": now, "last_status": "baseline", "last_error": None, "failures": 0,
+             "fetch_state": state}
+        )  # fmt: skip
+        return CheckOutcome(source=view.name, url=view.url, status="baseline", items=len(records), duration_ms=duration)
+
     def flush(self) -> None:
         if not self.snapshots:
             return
-        snapshots, sources = self.snapshots, self.sources
-        self.snapshots, self.sources = [], []
+        snapshots, bodies, items = self.snapshots, self.bodies, self.items
+        sources = [rows for rows in (self.unchanged_sources, self.read_sources) if rows]
+        self.snapshots, self.bodies, self.items = [], {}, []
+        self.unchanged_sources, self.read_sources = [], []
         with self.services.db.session() as session:
-            session.execute(insert(Snapshot), snapshots)
-            session.execute(update(Source), sources)
+            store_bodies(session, bodies)
+            session.execute(insert(Snapshot.__table__), snapshots)
+            if items:
+                session.execute(insert(Item.__table__), items)
+            # Two statements: the ORM's bulk update by primary key wants one set of columns each.
+            for rows in sources:
+                session.execute(update(Source), rows)
 
 
 def _fresh_robots(session: Session, now: datetime) -> dict[str, str | None]:
@@ -486,9 +551,10 @@ def _record_unchanged(services: Services, view: _SourceView, fetched: Fetched, s
     with services.db.session() as session:
         source = session.get(Source, view.id)
         assert source is not None
-        record_snapshot(
-            session, source, fetched_at=now, outcome="unchanged", fetched=fetched, duration_ms=_elapsed_ms(started)
+        row = snapshot_row(
+            source.id, fetched_at=now, outcome="unchanged", fetched=fetched, duration_ms=_elapsed_ms(started)
         )
+        record_snapshot(session, row)
         if not fetched.not_modified:
             source.fetch_state = {**source.fetch_state, **fetched.validators()}
         # The same broken page as last time is still suspect, not healthy.
@@ -507,7 +573,8 @@ def _record_failure(services: Services, view: _SourceView, exc: WatcherError, st
         source = session.get(Source, view.id)
         assert source is not None
         record_snapshot(
-            session, source, fetched_at=now, outcome="error", error=str(exc), duration_ms=_elapsed_ms(started)
+            session,
+            snapshot_row(source.id, fetched_at=now, outcome="error", error=str(exc), duration_ms=_elapsed_ms(started)),
         )
         source.last_checked_at = now
         source.last_status = "error"
@@ -562,12 +629,17 @@ def _apply_extraction(
     now = services.now()
     source = session.get(Source, view.id)
     assert source is not None
+    state = dict(source.fetch_state or {})
+    reading = _read_state(fetched, extraction, records)
+    if _same_reading(state, reading):
+        # A new body that reads exactly as the stored items (a date, a counter, markup):
+        # nothing to load, compare or rewrite.
+        return _record_same_reading(services, session, source, fetched, extraction, reading, started, now)
     # A source never read before has no items to load (most of a first check's sources).
     rows = _load_items(session, source.id) if source.fetch_state else {}
     previous = [
         StoredItem(kind=row.kind, key=row.key, fields=row.fields) for row in rows.values() if row.removed_at is None
     ]
-    state = dict(source.fetch_state or {})
     first_reading = "extractor" not in state
     # A different extractor (or version) reads the page differently: adopt its reading
     # silently rather than report the difference as changes on the page.
@@ -584,18 +656,7 @@ def _apply_extraction(
     if result.suspect and not first_reading:
         return _record_suspect(services, session, source, fetched, extraction, records, result, started, now)
     status = "baseline" if rebaseline else ("changed" if result.changes else "unchanged")
-    snapshot_id = record_snapshot(
-        session,
-        source,
-        fetched_at=now,
-        outcome=status,
-        fetched=fetched,
-        store=True,
-        extractor=extraction.extractor,
-        extractor_version=extraction.version,
-        item_count=len(records),
-        duration_ms=_elapsed_ms(started),
-    )
+    snapshot_id = _record_read_snapshot(session, source, fetched, extraction, status, len(records), started, now)
     renames = {(c.kind, c.old_key): c.key for c in result.changes if c.old_key and c.old_key != c.key}
     renames.update({(r.kind, r.old_key): r.key for r in result.refreshed if r.old_key != r.key})
     if rebaseline and not rows:
@@ -611,15 +672,7 @@ def _apply_extraction(
             from watcher.notify.outbox import enqueue_changes
 
             enqueue_changes(session, changes, services.notifiers, now)
-    state.update(fetched.validators())
-    state.update(
-        {
-            "hash": fetched.hash,
-            "extractor": extraction.extractor,
-            "extractor_version": extraction.version,
-            "items": len(records),
-        }
-    )
+    state.update(reading)
     source.fetch_state = state
     _mark_success(services, session, source, status, now)
     return CheckOutcome(
@@ -629,6 +682,59 @@ def _apply_extraction(
         items=len(records),
         changes=len(changes),
         duration_ms=_elapsed_ms(started),
+    )
+
+
+def _record_read_snapshot(
+    session: Session,
+    source: Source,
+    fetched: Fetched,
+    extraction: Extraction,
+    outcome: str,
+    item_count: int,
+    started: float,
+    now: datetime,
+    *,
+    error: str | None = None,
+) -> int:
+    """The snapshot of a page that was read (its body kept): its id."""
+    row = snapshot_row(
+        source.id,
+        fetched_at=now,
+        outcome=outcome,
+        fetched=fetched,
+        store=True,
+        extractor=extraction.extractor,
+        extractor_version=extraction.version,
+        item_count=item_count,
+        error=error,
+        duration_ms=_elapsed_ms(started),
+    )
+    return record_snapshot(session, row, fetched)
+
+
+def _same_reading(state: Mapping[str, Any], new_state: Mapping[str, Any]) -> bool:
+    """Whether a new reading (its ``_read_state``) is exactly the stored items, by the same extractor version."""
+    return "reading" in state and all(
+        state.get(name) == new_state[name] for name in ("reading", "extractor", "extractor_version")
+    )
+
+
+def _record_same_reading(
+    services: Services,
+    session: Session,
+    source: Source,
+    fetched: Fetched,
+    extraction: Extraction,
+    reading: Mapping[str, Any],
+    started: float,
+    now: datetime,
+) -> CheckOutcome:
+    _record_read_snapshot(session, source, fetched, extraction, "unchanged", reading["items"], started, now)
+    source.fetch_state = {**source.fetch_state, **reading}
+    _mark_success(services, session, source, "unchanged", now)
+    return CheckOutcome(
+        source=source.name, url=source.url, status="unchanged", items=reading["items"], duration_ms=_elapsed_ms(started)
     )
 
 
@@ -644,18 +750,8 @@ def _record_suspect(
     now: datetime,
 ) -> CheckOutcome:
     """Keep the stored items as they are; keep the body for a person to look at."""
-    record_snapshot(
-        session,
-        source,
-        fetched_at=now,
-        outcome="suspect",
-        fetched=fetched,
-        store=True,
-        extractor=extraction.extractor,
-        extractor_version=extraction.version,
-        item_count=len(records),
-        error=result.suspect,
-        duration_ms=_elapsed_ms(started),
+    _record_read_snapshot(
+        session, source, fetched, extraction, "suspect", len(records), started, now, error=result.suspect
     )
     source.last_checked_at = now
     source.last_status = "suspect"
@@ -676,21 +772,50 @@ def _record_suspect(
 
 def _insert_first_items(session: Session, source: Source, records: Sequence[Record], now: datetime) -> None:
     """A source's first items in one bulk insert (no ORM objects: nothing refers to them yet)."""
+    rows = _first_item_rows(source.id, records, now)
+    if rows:
+        # The table, not the mapped class: the ORM's bulk path costs more than the insert itself.
+        session.execute(insert(Item.__table__), rows)
+
+
+def _first_item_rows(source_id: int, records: Sequence[Record], now: datetime) -> list[dict[str, Any]]:
     rows: dict[tuple[str, str], dict[str, Any]] = {}
     for position, record in enumerate(records):
         # A repeated key keeps its last reading, as _sync_items does.
-        rows[(record.kind, record.key)] = {
-            "source_id": source.id,
-            "kind": record.kind,
-            "key": record.key,
-            "fields": record_fields(record),
-            "position": position,
-            "first_seen": now,
-            "last_seen": now,
-        }
-    if rows:
-        # The table, not the mapped class: the ORM's bulk path costs more than the insert itself.
-        session.execute(insert(Item.__table__), list(rows.values()))
+        rows[(record.kind, record.key)] = _new_item_row(source_id, record, record_fields(record), position, now)
+    return list(rows.values())
+
+
+def _new_item_row(
+    source_id: int, record: Record, fields: dict[str, Any], position: int, now: datetime
+) -> dict[str, Any]:
+    """The columns of an item seen for the first time."""
+    return {
+        "source_id": source_id, "kind": record.kind, "key": record.key, "fields": fields,
+        "position": position, "first_seen": now, "last_seen": now,
+    }  # fmt: skip
+
+
+def _read_state(fetched: Fetched, extraction: Extraction, records: Sequence[Record]) -> dict[str, Any]:
+    """What a source remembers of the reading it just stored: validators, body hash, extractor."""
+    return {
+        **fetched.validators(),
+        "hash": fetched.hash,
+        "extractor": extraction.extractor,
+        "extractor_version": extraction.version,
+        "items": len(records),
+        "reading": reading_digest(records),
+    }
+
+
+def reading_digest(records: Sequence[Record]) -> str:
+    """A fingerprint of a reading: its items, every field of each (as the records' own repr
+    shows them), in page order.
+
+    The stored items are this reading exactly, so a later page with the same fingerprint
+    needs no diff. (The repr costs half of a JSON encoding of the same fields.)
+    """
+    return hashlib.blake2b(repr(list(records)).encode(), digest_size=16).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -745,10 +870,7 @@ def _sync_items(
         row = rows.get(ident)
         if row is None:
             # A repeated key keeps its last reading.
-            new_rows[ident] = {
-                "source_id": source_id, "kind": record.kind, "key": record.key, "fields": fields,
-                "position": position, "first_seen": now, "last_seen": now,
-            }  # fmt: skip
+            new_rows[ident] = _new_item_row(source_id, record, fields, position, now)
             continue
         if row.id in updated or row.id in moved or row.fields != fields or row.removed_at is not None or (
             row.id in renamed

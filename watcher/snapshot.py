@@ -12,12 +12,13 @@ import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
-from watcher.store.models import Body, Snapshot, Source
+from watcher.store.models import Body, Snapshot
 
 __all__ = [
     "Fetched",
@@ -27,6 +28,7 @@ __all__ = [
     "load_body",
     "load_bundle",
     "record_snapshot",
+    "snapshot_row",
 ]
 
 
@@ -72,23 +74,35 @@ class Fetched:
             state["github"] = dict(self.repo_state)
         return state
 
-    @property
+    @cached_property
     def hash(self) -> str:
+        # Asked for several times per page (unchanged?, the snapshot, the source's state):
+        # hashed once.
         return content_hash(self.body)
 
 
 def store_body(session: Session, body: bytes, digest: str) -> None:
-    """Keep a body once per hash (a second source with the same page reuses it).
+    """Keep a body once per hash (a second source with the same page reuses it)."""
+    store_bodies(session, {digest: body})
 
-    One INSERT that skips a hash already stored, rather than a SELECT first: cheaper, and two
+
+def store_bodies(session: Session, bodies: Mapping[str, bytes]) -> None:
+    """Keep bodies (hash -> body) once per hash, in one statement.
+
+    An INSERT that skips a hash already stored, rather than a SELECT first: cheaper, and two
     daemons storing the same page at once cannot collide.
     """
+    if not bodies:
+        return
     if session.get_bind().dialect.name == "postgresql":
         from sqlalchemy.dialects.postgresql import insert
     else:
         from sqlalchemy.dialects.sqlite import insert
-    row = {"hash": digest, "size": len(body), "data": zlib.compress(body, BODY_COMPRESSION)}
-    session.execute(insert(Body.__table__).on_conflict_do_nothing(index_elements=["hash"]), row)
+    rows = [
+        {"hash": digest, "size": len(body), "data": zlib.compress(body, BODY_COMPRESSION)}
+        for digest, body in bodies.items()
+    ]
+    session.execute(insert(Body.__table__).on_conflict_do_nothing(index_elements=["hash"]), rows)
 
 
 def load_body(session: Session, digest: str | None) -> bytes:
@@ -98,9 +112,8 @@ def load_body(session: Session, digest: str | None) -> bytes:
     return zlib.decompress(row.data) if row else b""
 
 
-def record_snapshot(
-    session: Session,
-    source: Source,
+def snapshot_row(
+    source_id: int,
     *,
     fetched_at: datetime,
     outcome: str,
@@ -111,28 +124,33 @@ def record_snapshot(
     extractor_version: int | None = None,
     item_count: int | None = None,
     duration_ms: int | None = None,
-) -> int:
-    """Add a snapshot row and return its id; with ``store`` the body is kept too (only for new content).
+) -> dict[str, Any]:
+    """The columns of one snapshot row. With ``store`` it names the body's hash, and whoever
+    writes the row keeps the body too (``store_body``)."""
+    digest = fetched.hash if store and fetched is not None and fetched.body else None
+    return {
+        "source_id": source_id,
+        "fetched_at": fetched_at,
+        "status": fetched.status if fetched else None,
+        "etag": fetched.etag if fetched else None,
+        "last_modified": fetched.last_modified if fetched else None,
+        "content_hash": digest,
+        "extractor": extractor,
+        "extractor_version": extractor_version,
+        "item_count": item_count,
+        "outcome": outcome,
+        "error": error,
+        "duration_ms": duration_ms,
+    }
+
+
+def record_snapshot(session: Session, row: Mapping[str, Any], fetched: Fetched | None = None) -> int:
+    """Add a ``snapshot_row`` and return its id, keeping the body of ``fetched`` when the row names it.
 
     Written at once through the table (no ORM object to flush): a check writes one per page.
     """
-    digest = fetched.hash if fetched is not None and fetched.body else None
-    if store and fetched is not None and digest:
-        store_body(session, fetched.body, digest)
-    row = dict(
-        source_id=source.id,
-        fetched_at=fetched_at,
-        status=fetched.status if fetched else None,
-        etag=fetched.etag if fetched else None,
-        last_modified=fetched.last_modified if fetched else None,
-        content_hash=digest if store else None,
-        extractor=extractor,
-        extractor_version=extractor_version,
-        item_count=item_count,
-        outcome=outcome,
-        error=error,
-        duration_ms=duration_ms,
-    )
+    if row["content_hash"] and fetched is not None:
+        store_body(session, fetched.body, row["content_hash"])
     result = session.execute(insert(Snapshot.__table__), row)
     return int(result.inserted_primary_key[0])
 
