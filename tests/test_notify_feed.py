@@ -105,6 +105,7 @@ async def test_feeds_are_served_over_http_with_etags(db: Database) -> None:
         lab = await client.get("/feed/person/Lab X.atom")
         again = await client.get("/feed.atom", headers={"If-None-Match": everything.headers["ETag"]})
         typo = await client.get("/feed/source/jnae.atom")
+        person_typo = await client.get("/feed/person/Lab Y.atom")
     assert everything.status_code == 200
     assert everything.headers["Content-Type"].startswith("application/atom+xml")
     assert len(parse(everything.content).findall("a:entry", NS)) == 3
@@ -116,6 +117,7 @@ async def test_feeds_are_served_over_http_with_etags(db: Database) -> None:
     ]
     assert again.status_code == 304 and not again.content
     assert typo.status_code == 404 and "jnae" in typo.text
+    assert person_typo.status_code == 404 and "Lab Y" in person_typo.text
 
 
 async def test_a_taken_feed_port_is_a_clear_error(db: Database) -> None:

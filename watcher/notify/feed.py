@@ -131,11 +131,10 @@ class FeedScope:
 
     def exists(self, session: Session) -> bool:
         """Whether the named source or label is known (a feed of a typo would stay empty forever)."""
-        if self.source:
-            return session.scalar(select(Source.id).where(Source.name == self.source).limit(1)) is not None
-        if self.person:
-            return session.scalar(select(Source.id).where(Source.label == self.person).limit(1)) is not None
-        return True
+        column, value = (Source.name, self.source) if self.source else (Source.label, self.person)
+        if not value:  # the feed of everything
+            return True
+        return session.scalar(select(Source.id).where(column == value).limit(1)) is not None
 
 
 def feed_document(
