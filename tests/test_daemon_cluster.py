@@ -293,8 +293,9 @@ def test_four_daemons_and_a_killed_one_whose_sources_move_on(cluster: Cluster) -
     for sid, expires in held.items():
         after = [t for t in cluster.pages.times(keys[sid]) if t > killed_at]
         assert after, f"source {sid} was never checked again after the kill"
-        # Nobody touched it while the lease held; someone did soon after it expired.
-        assert expires - 0.1 <= after[0] <= expires + 2.0, (after[0] - killed_at, expires - killed_at)
+        # Nobody touched it while the lease held; someone did soon after it expired: within
+        # 3 s (a tick, the host gap and a slow page's answer, with room for a loaded machine).
+        assert expires - 0.1 <= after[0] <= expires + 3.0, (after[0] - killed_at, expires - killed_at)
     _assert_polite_rhythm(cluster.pages, keys, skip=set(held))
     assert all(cluster.checks_by(owner) > 20 for owner in owners[:3])
     _assert_each_change_once(cluster.db, changed)
