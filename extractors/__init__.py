@@ -34,8 +34,8 @@ _TABLE: tuple[tuple[str, str, int], ...] = (
     ("lab", "extractors.lab:LabExtractor", 1),
     ("barron", "extractors.barron:BarronExtractor", 1),
     ("profile", "extractors.profile:ProfileExtractor", 1),
-    ("cv", "extractors.cv:CvExtractor", 1),
-    ("generic", "extractors.generic:GenericExtractor", 2),
+    ("cv", "extractors.cv:CvExtractor", 2),
+    ("generic", "extractors.generic:GenericExtractor", 3),
 )
 
 VERSIONS: Mapping[str, int] = MappingProxyType({name: version for name, _, version in _TABLE})

@@ -12,19 +12,23 @@ Reads:
     "a paper titled "X"") -> Paper;
   * otherwise (an "experience" page of positions with numbered papers, a profile "About"
     text) the generic section reading: dated role lines, ``[1] Title. Venue Year`` papers,
-    biography sentences.
+    biography sentences;
+  * in a profile "About" text, each listed point (a research direction, a blog series,
+    "- Blogs on Triton Programming") -> undated NewsItem, so that a new one is reported.
+    Link hints of exported pages ("(opens in new tab)") are dropped from them.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from extractors.base import Case, Extractor
-from extractors.generic import is_text_document, read_markdown_sections, records_from_sections
-from watcher.records import Document, Paper, Record, Role
+from extractors.generic import Section, is_text_document, read_markdown_sections, records_from_sections
+from watcher.records import Document, NewsItem, Paper, Record, Role
 from watcher.text import clean_text, clean_title, parse_date, parse_year
 
-__all__ = ["CvExtractor", "read_cv_blocks"]
+__all__ = ["CvExtractor", "read_about_points", "read_cv_blocks"]
 
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _WHEN = rf"(?:{_MONTH}\s*\d{{4}}|\d{{4}}[/.-]\d{{1,2}}|\d{{4}})"
@@ -41,6 +45,8 @@ _ROLE_WORD = re.compile(
     r"|director|developer|postdoc|consultant|analyst|architect)\b",
     re.I,
 )
+_ABOUT_HEADINGS = frozenset({"about", "about me", "biography", "bio"})
+_LINK_HINT = re.compile(r"\s*\(opens? in (?:a )?new (?:tab|window)\)", re.I)
 _PAPER_TITLED = re.compile(r"paper titled\s*[\"“”]([^\"“”]{8,300})[\"“”]", re.I)
 
 
@@ -117,7 +123,7 @@ def _cv_block_count(text: str) -> int:
 
 
 class CvExtractor(Extractor):
-    """Plain-text or markdown CVs: one block per position, with the projects and papers under it."""
+    """Plain-text or markdown CVs (positions, with their projects and papers) and profile About texts."""
 
     name = "cv"
     priority = 40
@@ -128,8 +134,7 @@ class CvExtractor(Extractor):
             return None
         if _cv_block_count(doc.text) >= 3:
             return "text page of dated position blocks"
-        first = doc.text.lstrip().split("\n", 1)[0].strip().lower()
-        if first in {"about", "about me", "biography", "bio"} and not doc.text.lstrip().startswith("---"):
+        if _is_about_profile(doc.text):
             return "text profile About section"
         return None
 
@@ -140,10 +145,34 @@ class CvExtractor(Extractor):
         if sum(1 for line in text.splitlines() if _ADVISOR.match(clean_text(line))) >= 2:
             return read_cv_blocks(text)
         plain = not text.lstrip().startswith("---") and "markdown" not in doc.content_type
-        records = records_from_sections(read_markdown_sections(text, plain))
+        sections = read_markdown_sections(text, plain)
+        records = records_from_sections(sections)
+        if _is_about_profile(text):
+            return records + read_about_points(sections)
         if not records:
             records = read_cv_blocks(text)
         return records
+
+
+def _is_about_profile(text: str) -> bool:
+    """A profile's "About" text exported on its own: an About heading, then prose and lists."""
+    head = text.lstrip()
+    return not head.startswith("---") and head.split("\n", 1)[0].strip().lower() in _ABOUT_HEADINGS
+
+
+def read_about_points(sections: Sequence[Section]) -> list[Record]:
+    """The listed points of an About text (research directions, blog series) as undated news.
+
+    Such a page has no dated items; what its owner adds to it over time are these points.
+    A point of three words or fewer is a label, not news.
+    """
+    points: list[Record] = []
+    for section in sections:
+        for entry in section.entries:
+            text = clean_text(_LINK_HINT.sub("", " ".join(entry.lines)))
+            if entry.bullet and len(text.split()) > 3:
+                points.append(NewsItem(text=text))
+    return points
 
 
 CASES = (
@@ -160,5 +189,11 @@ CASES = (
         url="https://example.org/industry.txt",
         content_type="text/plain",
         notes="experience page: 'Org, Title, years' lines with numbered papers beneath",
+    ),
+    Case(
+        fixture="cv/about.txt",
+        url="https://example.org/people/ada-quill/about.txt",
+        content_type="text/plain",
+        notes="a profile's About text exported alone: prose, research directions and blog series as lists",
     ),
 )

@@ -382,8 +382,10 @@ def _add_markdown_line(blocks: list[_Block], line: str, plain: bool) -> None:
         return
     indent = len(line) - len(line.lstrip(" "))
     bullet = _BULLET.match(line)
-    # An indented line, or an unindented one straight after the item's text, continues the item.
-    if current is not None and current.bullet and (indent > current.indent or (not bullet and current.raw[-1])):
+    # An indented line, or an unindented one straight after the item's text, continues the item;
+    # in plain text, where every line is its own entry, only an indented one or a bare URL does.
+    lazy = not bullet and bool(current and current.raw[-1]) and (not plain or bool(_BARE_URL.fullmatch(stripped)))
+    if current is not None and current.bullet and (indent > current.indent or lazy):
         current.raw.append(line)
         return
     if bullet:
