@@ -1,8 +1,9 @@
-"""Long CV / experience pages exported as plain text or markdown.
+"""Long CV / experience pages, and profile About texts, exported as plain text or markdown.
 
 Claims: text documents (``text/plain``, markdown) whose lines are mostly positions: at
 least three lines ending (or starting) with a date range ("Acme Labs Mar. 2024 - Sep. 2024",
-"Meta, Research Scientist, 2020-2021"), or a page of ``Advisor:`` / ``Contributions:`` blocks.
+"Meta, Research Scientist, 2020-2021"), or a page of ``Advisor:`` / ``Contributions:`` blocks;
+and a profile's "About" text exported alone (its first line "About", "Bio", ...).
 
 Reads:
   * one block per position: the organisation line with its date range, the next line as the
