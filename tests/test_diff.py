@@ -310,3 +310,27 @@ def test_large_edit_is_matched_exactly() -> None:
     assert result.suspect is None
     assert len(result.changes) == 100 and {c.change for c in result.changes} == {"modified"}
     assert all(c.key == f"{c.old_key}s" for c in result.changes)
+
+
+def test_field_deltas_of_plain_values_need_no_deepdiff_and_lists_ignore_order() -> None:
+    # A venue or year change is told by plain comparison (deepdiff and numpy cost 0.16 s to
+    # import); an author list is compared by deepdiff, ignoring order.
+    import subprocess
+    import sys
+
+    code = (
+        "import json, sys\n"
+        "from watcher.diff import meaningful_delta\n"
+        "a = {'title': 'T', 'authors': ['Ann Lee', 'Bo Chen'], 'venue': 'arXiv', 'year': 2025}\n"
+        "plain = meaningful_delta('paper', a, {**a, 'venue': 'NeurIPS', 'year': 2026})\n"
+        "before = 'deepdiff' in sys.modules\n"
+        "reordered = meaningful_delta('paper', a, {**a, 'authors': ['Bo Chen', 'Ann Lee']})\n"
+        "grown = meaningful_delta('paper', a, {**a, 'authors': ['Ann Lee', 'Bo Chen', 'Cy Park']})\n"
+        "print(json.dumps([sorted(plain), before, reordered, sorted(grown)]))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    plain, deepdiff_loaded, reordered, grown = json.loads(out)
+    assert plain == ["venue", "year"]
+    assert deepdiff_loaded is False
+    assert reordered == {}
+    assert grown == ["authors"]
