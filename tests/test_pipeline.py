@@ -104,27 +104,58 @@ def test_first_readings_written_together_match_a_single_check(
         twin_id = add_source(session, f"{base}twin", now=clock(), name="twin").id
     run_check(database, source_id, clock)
     assert [o.status for o in run_checks(database, [twin_id], clock)] == ["baseline"]
-
-    def stored(sid: int) -> tuple[object, ...]:
-        with database.session() as session:
-            source = session.get(Source, sid)
-            state = {k: v for k, v in source.fetch_state.items() if k not in ("etag", "last_modified")}
-            snapshot = session.scalars(select(Snapshot).where(Snapshot.source_id == sid)).one()
-            items = session.execute(
-                select(Item.kind, Item.key, Item.fields, Item.position, Item.first_seen, Item.removed_at)
-                .where(Item.source_id == sid)
-                .order_by(Item.position)
-            ).all()
-            return (
-                state, source.last_status, source.last_checked_at, source.failures,
-                (snapshot.outcome, snapshot.status, snapshot.content_hash, snapshot.extractor, snapshot.item_count),
-                [tuple(row) for row in items],
-            )  # fmt: skip
-
-    assert stored(twin_id) == stored(source_id)
-    assert [row[0] for row in stored(twin_id)[-1]] == ["role"] + ["paper"] * len(PAPERS)
+    assert stored(database, twin_id) == stored(database, source_id)
+    assert [row[0] for row in stored(database, twin_id)[-1]] == ["role"] + ["paper"] * len(PAPERS)
     clock.tick(hours=1)
     assert [o.status for o in run_checks(database, [source_id, twin_id], clock)] == ["unchanged", "unchanged"]
+
+
+@pytest.mark.parametrize("conditional", [True, False], ids=["304", "no-304"])
+def test_rereadings_that_report_nothing_written_together_match_a_single_check(
+    watched: tuple[Database, StaticSite, int, Clock], conditional: bool
+) -> None:
+    # check_sources also batches the same body again (a 304, or a server that never answers
+    # one) and a new body that reads as before (a new date); check_source writes each alone.
+    database, site, source_id, clock = watched
+    site.conditional = conditional
+    site.set("/twin", Page(page(PAPERS), content_type="text/markdown"))
+    with database.session() as session:
+        base = session.get(Source, source_id).url
+        twin_id = add_source(session, f"{base}twin", now=clock(), name="twin").id
+    run_check(database, source_id, clock)
+    run_checks(database, [twin_id], clock)
+    for footer in (None, "Last updated: November 20, 2026"):
+        if footer is not None:
+            for path in ("/", "/twin"):
+                site.set(path, Page(page(PAPERS, footer=footer), content_type="text/markdown"))
+        clock.tick(hours=1)
+        assert run_check(database, source_id, clock).status == "unchanged"
+        assert [o.status for o in run_checks(database, [twin_id], clock)] == ["unchanged"]
+        assert stored(database, twin_id) == stored(database, source_id)
+    with database.session() as session:
+        outcomes = session.scalars(select(Snapshot.outcome).where(Snapshot.source_id == twin_id)).all()
+    assert outcomes == ["baseline", "unchanged", "unchanged"]
+    assert changes_of(database) == []
+
+
+def stored(database: Database, sid: int) -> tuple[object, ...]:
+    """What a check left of a source: its state (validators aside), newest snapshot and items."""
+    with database.session() as session:
+        source = session.get(Source, sid)
+        state = {k: v for k, v in source.fetch_state.items() if k not in ("etag", "last_modified")}
+        snapshot = session.scalars(
+            select(Snapshot).where(Snapshot.source_id == sid).order_by(Snapshot.id.desc()).limit(1)
+        ).one()
+        items = session.execute(
+            select(Item.kind, Item.key, Item.fields, Item.position, Item.first_seen, Item.last_seen, Item.removed_at)
+            .where(Item.source_id == sid)
+            .order_by(Item.position)
+        ).all()
+        return (
+            state, source.last_status, source.last_checked_at, source.failures, source.last_error,
+            (snapshot.outcome, snapshot.status, snapshot.content_hash, snapshot.extractor, snapshot.item_count),
+            [tuple(row) for row in items],
+        )  # fmt: skip
 
 
 def test_unchanged_page_costs_a_conditional_get(watched: tuple[Database, StaticSite, int, Clock]) -> None:

@@ -271,7 +271,7 @@ async def _process(
 ) -> CheckOutcome:
     try:
         if _content_unchanged(view, fetched):
-            if batch is not None and fetched.not_modified and not (view.alerted or view.suspect):
+            if batch is not None and not (view.alerted or view.suspect):
                 return batch.add_unchanged(view, fetched, started)
             return _record_unchanged(services, view, fetched, started)
         document = to_document(view.url, fetched)
@@ -286,16 +286,14 @@ async def _process(
             extraction, records = await loop.run_in_executor(services.extract_pool, _extract, document, view.extractor)
     except (FetchError, ExtractionError) as exc:
         return _record_failure(services, view, exc, started)
-    if batch is not None and _never_read(view):
-        return batch.add_first_reading(view, fetched, extraction, records, started)
+    if batch is not None and not (view.alerted or view.suspect):
+        if not view.fetch_state:  # never read: a baseline
+            return batch.add_first_reading(view, fetched, extraction, records, started)
+        reading = _read_state(fetched, extraction, records)
+        if _same_reading(view.fetch_state, reading):
+            return batch.add_same_reading(view, fetched, extraction, reading, started)
     with services.db.session() as session:
         return _apply_extraction(services, session, view, fetched, extraction, records, started)
-
-
-def _never_read(view: _SourceView) -> bool:
-    """A source with no reading stored (so no items) and no alert open: its first reading is a
-    plain baseline, with nothing to compare or clear."""
-    return not view.fetch_state and not (view.alerted or view.suspect)
 
 
 _EXTRACTION_MODULES = ("watcher.extract", "watcher.normalise", "watcher.diff")
@@ -395,10 +393,11 @@ def _spread_by_host(source_ids: Sequence[int], views: Mapping[int, _SourceView])
 class _Batch:
     """Readings waiting to be written together, rather than one transaction each.
 
-    Two kinds of reading need no look at what is stored and report nothing: a 304 (a snapshot
-    row and a source update) and a source's first reading (its body, snapshot, items and
-    state). On SQLite the per-page transaction was most of the cost of both. A process that
-    dies before a flush loses these rows only: those sources are simply read again next time.
+    Three kinds of reading need no look at what is stored and report nothing: a 304 (a snapshot
+    row and a source update), a source's first reading (its body, snapshot, items and state),
+    and a new body that reads exactly as the stored items (its body, snapshot and state). On
+    SQLite the per-page transaction was most of the cost of each. A process that dies before
+    a flush loses these rows only: those sources are simply read again next time.
     """
 
     #: Pages per transaction: large enough to amortise the commit, small enough to lose little.
@@ -424,9 +423,11 @@ class _Batch:
         self.snapshots.append(
             snapshot_row(view.id, fetched_at=now, outcome="unchanged", fetched=fetched, duration_ms=duration)
         )
-        self.unchanged_sources.append(
-            {"id": view.id, "last_checked_at": now, "last_status": "unchanged", "last_error": None, "failures": 0}
-        )
+        source = {"id": view.id, "last_checked_at": now, "last_status": "unchanged", "last_error": None, "failures": 0}
+        if fetched.not_modified:
+            self.unchanged_sources.append(source)
+        else:  # the same body again, from a server that does not answer 304: keep its new validators
+            self.read_sources.append({**source, "fetch_state": {**view.fetch_state, **fetched.validators()}})
         items = view.fetch_state.get("items", 0)
         return CheckOutcome(source=view.name, url=view.url, status="unchanged", items=items, duration_ms=duration)
 
@@ -435,28 +436,41 @@ class _Batch:
     ) -> CheckOutcome:
         """A baseline: the items of a source never read before, recorded silently."""
         now = self.services.now()
-        duration = _elapsed_ms(started)
-        row = snapshot_row(
-            view.id,
-            fetched_at=now,
-            outcome="baseline",
-            fetched=fetched,
-            store=True,
-            extractor=extraction.extractor,
-            extractor_version=extraction.version,
-            item_count=len(records),
-            duration_ms=duration,
+        reading = _read_state(fetched, extraction, records)
+        self._add_reading(view, fetched, extraction, "baseline", reading, now, started)
+        self.items.extend(_first_item_rows(view.id, records, now))
+        return CheckOutcome(
+            source=view.name, url=view.url, status="baseline", items=len(records), duration_ms=_elapsed_ms(started)
         )
+
+    def add_same_reading(
+        self, view: _SourceView, fetched: Fetched, extraction: Extraction, reading: Mapping[str, Any], started: float
+    ) -> CheckOutcome:
+        """A new body that reads exactly as the stored items (a date, a counter, markup): its
+        body and validators are kept, its items are not touched."""
+        self._add_reading(view, fetched, extraction, "unchanged", reading, self.services.now(), started)
+        return CheckOutcome(
+            source=view.name, url=view.url, status="unchanged", items=reading["items"], duration_ms=_elapsed_ms(started)
+        )
+
+    def _add_reading(
+        self,
+        view: _SourceView,
+        fetched: Fetched,
+        extraction: Extraction,
+        outcome: str,
+        reading: Mapping[str, Any],
+        now: datetime,
+        started: float,
+    ) -> None:
+        row = _read_snapshot_row(view.id, fetched, extraction, outcome, reading["items"], started, now)
         if row["content_hash"]:
             self.bodies[row["content_hash"]] = fetched.body
         self.snapshots.append(row)
-        self.items.extend(_first_item_rows(view.id, records, now))
-        state = _read_state(fetched, extraction, records)
         self.read_sources.append(
-            {"id": view.id, "last_checked_at": now, "last_status": "baseline", "last_error": None, "failures": 0,
-             "fetch_state": state}
+            {"id": view.id, "last_checked_at": now, "last_status": outcome, "last_error": None, "failures": 0,
+             "fetch_state": {**view.fetch_state, **reading}}
         )  # fmt: skip
-        return CheckOutcome(source=view.name, url=view.url, status="baseline", items=len(records), duration_ms=duration)
 
     def flush(self) -> None:
         if not self.snapshots:
@@ -698,8 +712,23 @@ def _record_read_snapshot(
     error: str | None = None,
 ) -> int:
     """The snapshot of a page that was read (its body kept): its id."""
-    row = snapshot_row(
-        source.id,
+    row = _read_snapshot_row(source.id, fetched, extraction, outcome, item_count, started, now, error=error)
+    return record_snapshot(session, row, fetched)
+
+
+def _read_snapshot_row(
+    source_id: int,
+    fetched: Fetched,
+    extraction: Extraction,
+    outcome: str,
+    item_count: int,
+    started: float,
+    now: datetime,
+    *,
+    error: str | None = None,
+) -> dict[str, Any]:
+    return snapshot_row(
+        source_id,
         fetched_at=now,
         outcome=outcome,
         fetched=fetched,
@@ -710,7 +739,6 @@ def _record_read_snapshot(
         error=error,
         duration_ms=_elapsed_ms(started),
     )
-    return record_snapshot(session, row, fetched)
 
 
 def _same_reading(state: Mapping[str, Any], new_state: Mapping[str, Any]) -> bool:
