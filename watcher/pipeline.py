@@ -670,7 +670,8 @@ def _apply_extraction(
     if result.suspect and not first_reading:
         return _record_suspect(services, session, source, fetched, extraction, records, result, started, now)
     status = "baseline" if rebaseline else ("changed" if result.changes else "unchanged")
-    snapshot_id = _record_read_snapshot(session, source, fetched, extraction, status, len(records), started, now)
+    row = _read_snapshot_row(source.id, fetched, extraction, status, len(records), started, now)
+    snapshot_id = record_snapshot(session, row, fetched)
     renames = {(c.kind, c.old_key): c.key for c in result.changes if c.old_key and c.old_key != c.key}
     renames.update({(r.kind, r.old_key): r.key for r in result.refreshed if r.old_key != r.key})
     if rebaseline and not rows:
@@ -699,23 +700,6 @@ def _apply_extraction(
     )
 
 
-def _record_read_snapshot(
-    session: Session,
-    source: Source,
-    fetched: Fetched,
-    extraction: Extraction,
-    outcome: str,
-    item_count: int,
-    started: float,
-    now: datetime,
-    *,
-    error: str | None = None,
-) -> int:
-    """The snapshot of a page that was read (its body kept): its id."""
-    row = _read_snapshot_row(source.id, fetched, extraction, outcome, item_count, started, now, error=error)
-    return record_snapshot(session, row, fetched)
-
-
 def _read_snapshot_row(
     source_id: int,
     fetched: Fetched,
@@ -727,6 +711,7 @@ def _read_snapshot_row(
     *,
     error: str | None = None,
 ) -> dict[str, Any]:
+    """The snapshot row of a page that was read (it names the body, which its writer keeps)."""
     return snapshot_row(
         source_id,
         fetched_at=now,
@@ -758,7 +743,8 @@ def _record_same_reading(
     started: float,
     now: datetime,
 ) -> CheckOutcome:
-    _record_read_snapshot(session, source, fetched, extraction, "unchanged", reading["items"], started, now)
+    row = _read_snapshot_row(source.id, fetched, extraction, "unchanged", reading["items"], started, now)
+    record_snapshot(session, row, fetched)
     source.fetch_state = {**source.fetch_state, **reading}
     _mark_success(services, session, source, "unchanged", now)
     return CheckOutcome(
@@ -778,9 +764,9 @@ def _record_suspect(
     now: datetime,
 ) -> CheckOutcome:
     """Keep the stored items as they are; keep the body for a person to look at."""
-    _record_read_snapshot(
-        session, source, fetched, extraction, "suspect", len(records), started, now, error=result.suspect
-    )
+    suspect = result.suspect
+    row = _read_snapshot_row(source.id, fetched, extraction, "suspect", len(records), started, now, error=suspect)
+    record_snapshot(session, row, fetched)
     source.last_checked_at = now
     source.last_status = "suspect"
     source.last_error = result.suspect
