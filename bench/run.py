@@ -20,6 +20,7 @@ on it; the truth is the set of really edited pages. urlwatch 2.29 is installed i
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import random
@@ -172,6 +173,14 @@ def apply_edits(models: list[PageModel], seed: int) -> tuple[list[int], list[int
 # -- watcher ---------------------------------------------------------------------------
 
 
+def compile_watcher() -> None:
+    """Byte-compile watcher's own modules, as installing it from a wheel does (pip compiles
+    what it installs, as it did urlwatch's). Run from a checkout where PYTHONDONTWRITEBYTECODE
+    is set, each process would otherwise compile them from source: 0.3 s of every phase."""
+    for package in ("watcher", "extractors"):
+        compileall.compile_dir(REPO / package, quiet=1)
+
+
 def prepare_watcher(db_path: Path, urls: list[str]) -> str:
     url = f"sqlite:///{db_path}"
     db = Database(url)
@@ -289,6 +298,7 @@ def main() -> None:
 
     out: Path = args.out
     out.mkdir(parents=True)
+    compile_watcher()
     hosts = host_names(args.hosts)
     models = generate_models(args.pages, args.seed)
     site = out / "site"
