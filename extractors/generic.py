@@ -224,6 +224,7 @@ _BULLET_MARK = re.compile(r"^\s*(?:[*+\-•·▪◦‣]|\d{1,3}[.)]|\[\d{1,3}\])
 _BOLD_LINE = re.compile(r"^\s*(?:\*\*|__)([^*_]{1,80})(?:\*\*|__)\s*:?\s*$")
 _MD_LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]*)>?(?:\s+[\"'][^\"']*[\"'])?\s*\)")
 _HTML_LINK = re.compile(r"<a\s[^>]*?href\s*=\s*[\"']([^\"']*)[\"'][^>]*>(.*?)</a\s*>", re.I | re.S)
+_ENDS_SENTENCE = re.compile(r"[.!?:]\s*$")
 _BARE_URL = re.compile(r"(?<![(\"'=])\bhttps?://[^\s<>()\[\]]+[^\s<>()\[\].,;:!?'\"]")
 _MD_EMPH = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1|(?<![\w*])([*_])(?=\S)([^*_\n]+?)(?<=\S)\3(?![\w*])")
 _HTML_EMPH = re.compile(r"<(b|strong|em|i)\b[^>]*>(.*?)</\1\s*>", re.I | re.S)
@@ -382,9 +383,13 @@ def _add_markdown_line(blocks: list[_Block], line: str, plain: bool) -> None:
         return
     indent = len(line) - len(line.lstrip(" "))
     bullet = _BULLET.match(line)
-    # An indented line, or an unindented one straight after the item's text, continues the item;
-    # in plain text, where every line is its own entry, only an indented one or a bare URL does.
-    lazy = not bullet and bool(current and current.raw[-1]) and (not plain or bool(_BARE_URL.fullmatch(stripped)))
+    # An indented line, or an unindented one straight after the item's text, continues the item.
+    # In plain text, where every line is its own entry, an unindented line continues only an
+    # item cut mid-sentence (a hard-wrapped one), or is a bare URL; after an item that ends its
+    # sentence it is prose of its own.
+    lazy = not bullet and bool(current and current.raw[-1]) and (
+        not plain or not _ENDS_SENTENCE.search(current.raw[-1]) or bool(_BARE_URL.fullmatch(stripped))
+    )
     if current is not None and current.bullet and (indent > current.indent or lazy):
         current.raw.append(line)
         return

@@ -120,3 +120,23 @@ def test_a_role_named_in_the_bio_and_in_a_dated_list_is_kept_once_with_its_dates
         ("Research Engineer", "Northwind AI", "2024-03"),
         ("PhD Student", "Corvin University", "2019-09"),
     ]
+
+
+def test_plain_text_list_item_continues_only_mid_sentence() -> None:
+    text = (
+        "Research\n"
+        "\n"
+        "- Sparse dictionaries for the features behind\n"
+        "hallucinated answers, with Ben Ode.\n"
+        "- Routing rules for mixture-of-experts layers.\n"
+        "Since then, I have moved to robotics.\n"
+        "- Posts on Optimal Transport\n"
+        "https://example.org/posts/ot\n"
+    )
+    entries = [e for section in read_markdown_sections(text, plain=True) for e in section.entries]
+    assert [(" ".join(e.lines), e.bullet) for e in entries] == [
+        ("Sparse dictionaries for the features behind hallucinated answers, with Ben Ode.", True),
+        ("Routing rules for mixture-of-experts layers.", True),
+        ("Since then, I have moved to robotics.", False),
+        ("Posts on Optimal Transport https://example.org/posts/ot", True),
+    ]
