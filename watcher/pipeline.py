@@ -286,14 +286,14 @@ async def _process(
             extraction, records = await loop.run_in_executor(services.extract_pool, _extract, document, view.extractor)
     except (FetchError, ExtractionError) as exc:
         return _record_failure(services, view, exc, started)
+    reading = _read_state(fetched, extraction, records)
     if batch is not None and not (view.alerted or view.suspect):
         if not view.fetch_state:  # never read: a baseline
-            return batch.add_first_reading(view, fetched, extraction, records, started)
-        reading = _read_state(fetched, extraction, records)
+            return batch.add_first_reading(view, fetched, extraction, records, reading, started)
         if _same_reading(view.fetch_state, reading):
             return batch.add_same_reading(view, fetched, extraction, reading, started)
     with services.db.session() as session:
-        return _apply_extraction(services, session, view, fetched, extraction, records, started)
+        return _apply_extraction(services, session, view, fetched, extraction, records, reading, started)
 
 
 _EXTRACTION_MODULES = ("watcher.extract", "watcher.normalise", "watcher.diff")
@@ -432,11 +432,16 @@ class _Batch:
         return CheckOutcome(source=view.name, url=view.url, status="unchanged", items=items, duration_ms=duration)
 
     def add_first_reading(
-        self, view: _SourceView, fetched: Fetched, extraction: Extraction, records: Sequence[Record], started: float
+        self,
+        view: _SourceView,
+        fetched: Fetched,
+        extraction: Extraction,
+        records: Sequence[Record],
+        reading: Mapping[str, Any],
+        started: float,
     ) -> CheckOutcome:
         """A baseline: the items of a source never read before, recorded silently."""
         now = self.services.now()
-        reading = _read_state(fetched, extraction, records)
         self._add_reading(view, fetched, extraction, "baseline", reading, now, started)
         self.items.extend(_first_item_rows(view.id, records, now))
         return CheckOutcome(
@@ -633,9 +638,11 @@ def _apply_extraction(
     fetched: Fetched,
     extraction: Extraction,
     records: Sequence[Record],
+    reading: Mapping[str, Any],
     started: float,
 ) -> CheckOutcome:
-    """Diff the new reading against the stored items and record it all in one transaction."""
+    """Diff the new reading (``records``, and their ``_read_state``) against the stored items and
+    record it all in one transaction."""
     # Imported here, with the rest of the extraction stack (see _load_extraction): a re-check
     # answered only by 304s never needs it. Its pairing imports numpy and rapidfuzz itself.
     from watcher.diff import DiffResult, StoredItem, diff_items
@@ -644,7 +651,6 @@ def _apply_extraction(
     source = session.get(Source, view.id)
     assert source is not None
     state = dict(source.fetch_state or {})
-    reading = _read_state(fetched, extraction, records)
     if _same_reading(state, reading):
         # A new body that reads exactly as the stored items (a date, a counter, markup):
         # nothing to load, compare or rewrite.
