@@ -384,13 +384,9 @@ def _add_markdown_line(blocks: list[_Block], line: str, plain: bool) -> None:
     indent = len(line) - len(line.lstrip(" "))
     bullet = _BULLET.match(line)
     # An indented line, or an unindented one straight after the item's text, continues the item.
-    # In plain text, where every line is its own entry, an unindented line continues only an
-    # item cut mid-sentence (a hard-wrapped one), or is a bare URL; after an item that ends its
-    # sentence it is prose of its own.
-    lazy = not bullet and bool(current and current.raw[-1]) and (
-        not plain or not _ENDS_SENTENCE.search(current.raw[-1]) or bool(_BARE_URL.fullmatch(stripped))
-    )
-    if current is not None and current.bullet and (indent > current.indent or lazy):
+    if current is not None and current.bullet and (
+        indent > current.indent or (not bullet and _continues_item(current.raw[-1], stripped, plain))
+    ):
         current.raw.append(line)
         return
     if bullet:
@@ -400,6 +396,18 @@ def _add_markdown_line(blocks: list[_Block], line: str, plain: bool) -> None:
         current.raw.append(stripped)
         return
     blocks.append(_Block(raw=[stripped], bullet=False, indent=indent))
+
+
+def _continues_item(last: str, line: str, plain: bool) -> bool:
+    """Whether an unindented ``line`` right after a list item's ``last`` line belongs to the item.
+
+    In plain text, where every line is its own entry, only when the item was cut mid-sentence
+    (hard-wrapped) or the line is a bare URL: after an item that ends its sentence, it is prose
+    of its own.
+    """
+    if not last:
+        return False
+    return not plain or not _ENDS_SENTENCE.search(last) or bool(_BARE_URL.fullmatch(line))
 
 
 def _block_entries(block: _Block, plain: bool) -> list[Entry]:
