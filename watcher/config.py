@@ -68,11 +68,18 @@ class Config:
     every: timedelta = timedelta(hours=12)
     notify: tuple[ChannelConfig, ...] = ()
     watch: tuple[WatchEntry, ...] = ()
+    #: The ``fetch:`` section: ``FetchSettings`` fields (politeness, timeouts, caps) as written.
+    fetch: Mapping[str, Any] = field(default_factory=dict)
     #: Top-level keys other stages own (e.g. ``daemon:``), passed through unparsed.
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
-_TOP_KEYS = {"database", "defaults", "notify", "watch", "daemon", "operator"}
+_TOP_KEYS = {"database", "defaults", "fetch", "notify", "watch", "daemon", "operator"}
+#: The fetch settings a config may set (``watcher.fetch.FetchSettings`` checks their values).
+FETCH_KEYS = {
+    "user_agent", "connect_timeout", "read_timeout", "deadline", "max_bytes", "max_redirects",
+    "per_host_limit", "host_delay", "max_crawl_delay", "retries", "retry_after_cap", "max_concurrency",
+}
 _WATCH_KEYS = {"name", "url", "extractor", "every", "cron", "timezone", "robots", "label", "tags"}
 
 
@@ -112,6 +119,16 @@ def _parse_watch(raw: Any, index: int, default_every: timedelta) -> WatchEntry:
     )
 
 
+def _parse_fetch(raw: Any) -> dict[str, Any]:
+    fetch = _require_mapping(raw, "fetch")
+    _check_keys(fetch, FETCH_KEYS, "fetch")
+    for key, value in fetch.items():
+        wanted = str if key == "user_agent" else (int, float)
+        if not isinstance(value, wanted) or isinstance(value, bool):
+            raise ConfigError(f"fetch.{key}: expected {'text' if wanted is str else 'a number'}, got {value!r}")
+    return dict(fetch)
+
+
 def parse_config(data: Any, path: Path | None = None) -> Config:
     """Validate a loaded YAML document into a ``Config``."""
     if data is None:
@@ -128,6 +145,7 @@ def parse_config(data: Any, path: Path | None = None) -> Config:
             raise ConfigError(f"notify[{i}]: 'type' is required (email, webhook, apprise)")
         options = {k: v for k, v in channel.items() if k != "type"}
         notify.append(ChannelConfig(type=str(channel["type"]), options=options))
+    fetch = _parse_fetch(data.get("fetch") or {})
     watch = [_parse_watch(raw, i, every) for i, raw in enumerate(data.get("watch") or [])]
     names = [w.name for w in watch]
     if dup := next((n for n in names if names.count(n) > 1), None):
@@ -138,6 +156,7 @@ def parse_config(data: Any, path: Path | None = None) -> Config:
         every=every,
         notify=tuple(notify),
         watch=tuple(watch),
+        fetch=dict(fetch),
         extra={k: data[k] for k in ("daemon", "operator") if k in data},
     )
 

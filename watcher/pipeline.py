@@ -95,6 +95,11 @@ class Services:
     extract_pool: Executor | None = None
 
 
+def fetch_settings(config: Config | None) -> FetchSettings:
+    """The fetch settings of a config's ``fetch:`` section (the defaults where it sets none)."""
+    return FetchSettings(**config.fetch) if config is not None else FetchSettings()
+
+
 @asynccontextmanager
 async def open_services(
     db: Database,
@@ -130,7 +135,7 @@ async def open_services(
 
         pool = ProcessPoolExecutor(extract_workers)
     try:
-        async with Fetcher(settings or FetchSettings(), host_gate=host_gate) as fetcher:
+        async with Fetcher(settings or fetch_settings(config), host_gate=host_gate) as fetcher:
             yield Services(
                 db=db,
                 fetcher=fetcher,

@@ -1,0 +1,42 @@
+"""The config file: its sections, and one clear error per mistake."""
+
+from __future__ import annotations
+
+import pytest
+
+from watcher.config import parse_config
+from watcher.errors import ConfigError
+from watcher.fetch import FetchSettings
+from watcher.pipeline import fetch_settings
+
+
+def test_fetch_section_sets_the_fetchers_politeness_and_limits() -> None:
+    config = parse_config({"fetch": {"host_delay": 2, "retries": 0, "user_agent": "lab-bot/1 (+https://lab.example)"}})
+    settings = fetch_settings(config)
+    assert (settings.host_delay, settings.retries) == (2, 0)
+    assert settings.user_agent == "lab-bot/1 (+https://lab.example)"
+    assert settings.read_timeout == FetchSettings().read_timeout  # the rest keep their defaults
+
+
+def test_no_config_means_default_fetch_settings() -> None:
+    assert fetch_settings(None) == FetchSettings()
+    assert fetch_settings(parse_config({})) == FetchSettings()
+
+
+@pytest.mark.parametrize(
+    ("section", "message"),
+    [
+        ({"host_dealy": 1}, "fetch: unknown key 'host_dealy'"),
+        ({"host_delay": "fast"}, "fetch.host_delay: expected a number"),
+        ({"retries": True}, "fetch.retries: expected a number"),
+        ([1, 2], "fetch: expected a mapping"),
+    ],
+)
+def test_fetch_section_mistakes_are_named(section: object, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        parse_config({"fetch": section})
+
+
+def test_a_negative_fetch_setting_is_a_config_error() -> None:
+    with pytest.raises(ConfigError, match="host_delay must not be negative"):
+        fetch_settings(parse_config({"fetch": {"host_delay": -1}}))
