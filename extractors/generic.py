@@ -74,6 +74,8 @@ __all__ = [
     "read_header_roles",
     "read_html_sections",
     "read_markdown_sections",
+    "records_from_html",
+    "records_from_markdown",
     "records_from_sections",
     "strip_front_matter",
 ]
@@ -1433,6 +1435,20 @@ def _is_prose(text: str) -> bool:
     return len(text.split()) > 30 and bool(_FIRST_PERSON.search(text))
 
 
+# ------------------------------------------------------------------ whole documents
+
+
+def records_from_markdown(text: str, plain: bool = False) -> list[Record]:
+    """Everything the generic reading finds in a markdown (or, with ``plain``, plain-text) document."""
+    return records_from_sections(read_markdown_sections(text, plain))
+
+
+def records_from_html(text: str) -> list[Record]:
+    """Everything the generic reading finds in an HTML page: its metadata and its sections."""
+    tree = LexborHTMLParser(text)
+    return _merge(records_from_tree(tree), records_from_sections(read_html_sections(tree)))
+
+
 # ------------------------------------------------------------------ the extractor
 
 
@@ -1450,16 +1466,14 @@ class GenericExtractor(Extractor):
             records: list[Record] = []
             for path, text in sorted(doc.files.items()):
                 if path.endswith((".md", ".markdown", ".txt")):
-                    records.extend(records_from_sections(read_markdown_sections(text, path.endswith(".txt"))))
+                    records.extend(records_from_markdown(text, path.endswith(".txt")))
             return records
         if not doc.text.strip():
             return []
         if is_text_document(doc):
             plain = doc.content_type.lower().startswith("text/plain") and not doc.text.lstrip().startswith("---")
-            return records_from_sections(read_markdown_sections(doc.text, plain))
-        tree = LexborHTMLParser(doc.text)
-        meta_records = records_from_tree(tree)
-        return _merge(meta_records, records_from_sections(read_html_sections(tree)))
+            return records_from_markdown(doc.text, plain)
+        return records_from_html(doc.text)
 
 
 def _merge(first: list[Record], second: list[Record]) -> list[Record]:
