@@ -22,7 +22,7 @@ from extractors.base import Case, Extractor
 if TYPE_CHECKING:
     REGISTRY: tuple[Extractor, ...]
 
-__all__ = ["REGISTRY", "Case", "Extractor", "by_name", "version_of"]
+__all__ = ["ALIASES", "REGISTRY", "Case", "Extractor", "by_name", "known_name", "version_of"]
 
 #: (name, "module:Class", version), most specific first.
 _TABLE: tuple[tuple[str, str, int], ...] = (
@@ -31,14 +31,16 @@ _TABLE: tuple[tuple[str, str, int], ...] = (
     ("alfolio", "extractors.alfolio:AlfolioExtractor", 1),
     ("bibtex", "extractors.bibtex:BibtexExtractor", 1),
     ("jekyll-data", "extractors.jekyll_data:JekyllDataExtractor", 1),
-    ("lab", "extractors.lab:LabExtractor", 1),
     ("barron", "extractors.barron:BarronExtractor", 1),
     ("profile", "extractors.profile:ProfileExtractor", 1),
     ("cv", "extractors.cv:CvExtractor", 2),
-    ("generic", "extractors.generic:GenericExtractor", 3),
+    ("generic", "extractors.generic:GenericExtractor", 4),
 )
 
 VERSIONS: Mapping[str, int] = MappingProxyType({name: version for name, _, version in _TABLE})
+#: Names of retired extractors and the one that reads their pages now, so a source configured
+#: with the old name keeps working. 2026-11: lab pages are read by the shared reading (generic).
+ALIASES: Mapping[str, str] = MappingProxyType({"lab": "generic"})
 
 _loaded: dict[str, Extractor] = {}
 
@@ -46,6 +48,12 @@ _loaded: dict[str, Extractor] = {}
 def version_of(name: str) -> int | None:
     """The current version of the extractor called ``name`` (None: no such extractor), without importing it."""
     return VERSIONS.get(name)
+
+
+def known_name(name: str) -> str | None:
+    """The registered extractor a name (or a retired name) stands for; None for an unknown one."""
+    name = ALIASES.get(name, name)
+    return name if name in VERSIONS else None
 
 
 def by_name(name: str) -> Extractor | None:

@@ -19,8 +19,6 @@ comments, scripts and hidden elements dropped), grouped into sections by their h
   "I work on ... at X").
 - news: dated lines (``[Feb 2026] ...``, ``2026-02-03: ...``) under a "News" heading.
 - awards: lines under an "Awards"/"Honors" heading.
-
-The line reading and the paper rules are shared with ``extractors.lab``.
 """
 
 from __future__ import annotations

@@ -1439,14 +1439,19 @@ def _is_prose(text: str) -> bool:
 
 
 def records_from_markdown(text: str, plain: bool = False) -> list[Record]:
-    """Everything the generic reading finds in a markdown (or, with ``plain``, plain-text) document."""
-    return records_from_sections(read_markdown_sections(text, plain))
+    """Everything the shared reading finds in a markdown (or, with ``plain``, plain-text) document."""
+    from extractors.reading import read_markdown, read_plain_text
+
+    return (read_plain_text(text) if plain else read_markdown(text)).records
 
 
 def records_from_html(text: str) -> list[Record]:
-    """Everything the generic reading finds in an HTML page: its metadata and its sections."""
-    tree = LexborHTMLParser(text)
-    return _merge(records_from_tree(tree), records_from_sections(read_html_sections(tree)))
+    """Everything the shared reading finds in an HTML page: its metadata and its lists."""
+    from extractors.reading import read_tree
+    from extractors.reading.tree import tree_from_html
+
+    parsed = LexborHTMLParser(text)
+    return _merge(records_from_tree(parsed), read_tree(tree_from_html(parsed)).records)
 
 
 # ------------------------------------------------------------------ the extractor
@@ -1486,6 +1491,12 @@ CASES = (
         fixture="generic/plain_homepage.html",
         url="https://people.example.edu/~mrivera/",
         notes="hand-written personal page: header position, news with bracketed dates, table publications, awards",
+    ),
+    Case(
+        fixture="generic/lab_group.html",
+        url="https://vision-lab.example.edu/",
+        notes="lab page: people by role heading (list rows and name cards), alumni with their next step, "
+        "dated news and publication rows; footer and navigation are not items",
     ),
     Case(
         fixture="generic/cv_page.md",

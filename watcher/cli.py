@@ -151,9 +151,9 @@ def cli(ctx: click.Context, db_url: str | None, config_path: str | None, debug: 
 def add(app: AppContext, location: str, name: str | None, extractor: str, every: str | None, label: str | None,
         no_robots: bool, no_probe: bool) -> None:
     """Watch a page URL, a github:OWNER/REPO[@BRANCH] repository, or a file."""
-    from extractors import version_of
+    from extractors import known_name
 
-    if extractor != "auto" and version_of(extractor) is None:
+    if extractor != "auto" and known_name(extractor) is None:
         raise ConfigError(f"unknown extractor {extractor!r} (see `watcher extractors`)")
     interval = parse_duration(every) if every else (app.config.every if app.config else timedelta(hours=12))
     with app.db.session() as session:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from extractors import REGISTRY, Extractor
+from extractors import ALIASES, REGISTRY, Extractor
 from watcher.errors import ConfigError, ExtractionError
 from watcher.records import Document, Record
 
@@ -30,6 +30,7 @@ def choose_extractor(
 ) -> tuple[Extractor, str]:
     """The extractor for ``doc`` and why it was chosen."""
     if name != "auto":
+        name = ALIASES.get(name, name)
         for extractor in registry:
             if extractor.name == name:
                 return extractor, "chosen by name"

@@ -1,0 +1,208 @@
+"""The shared reading of a page, in small passes every extractor can call.
+
+::
+
+    tree (blocks and lines) -> records (repeated siblings) -> sections (headings, landmarks)
+        -> lists (entries of one group in one section) -> classify (heading words + entry shape)
+        -> field readers (papers, people, news, awards, roles) -> records
+
+``read_html``, ``read_markdown`` and ``read_plain_text`` run them all and return a ``Reading``:
+the records, and a report of every list found (where, what it was read as, why, how many
+records) for ``watcher extract --explain``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from extractors.reading.classify import read_list
+from extractors.reading.context import Context, is_noise
+from extractors.reading.dates import parse_date_text
+from extractors.reading.entries import Entry, entry_of_box, entry_of_card, entry_of_lines, table_columns
+from extractors.reading.names import is_person_name
+from extractors.reading.owner import read_bio_roles, read_header_roles
+from extractors.reading.records import Group, find_groups
+from extractors.reading.roles import dedupe_roles
+from extractors.reading.sections import Placed, Section, segment
+from extractors.reading.tree import Box, Line, tree_from_html, tree_from_markdown, tree_from_plain_text
+from extractors.reading.vocabulary import heading_kind, is_intro_heading, is_year_heading
+from watcher.records import Record
+
+__all__ = ["ListReport", "Reading", "read_html", "read_markdown", "read_plain_text", "read_tree"]
+
+_ALUMNI = ("alumn", "former", "past ", "past-", "graduated", "previous")
+
+
+@dataclass(frozen=True, slots=True)
+class ListReport:
+    """One list of the page: where it stands, what it is made of, what it was read as and why."""
+
+    where: str
+    made_of: str
+    entries: int
+    kind: str | None
+    why: str
+    records: int
+
+
+@dataclass(slots=True)
+class Reading:
+    records: list[Record] = field(default_factory=list)
+    lists: list[ListReport] = field(default_factory=list)
+
+
+def read_html(html: str) -> Reading:
+    return read_tree(tree_from_html(html))
+
+
+def read_markdown(text: str) -> Reading:
+    return read_tree(tree_from_markdown(text))
+
+
+def read_plain_text(text: str) -> Reading:
+    return read_tree(tree_from_plain_text(text))
+
+
+def read_tree(top: Box) -> Reading:
+    """Every pass over a page tree."""
+    groups = find_groups(top)
+    root = segment(top, groups)
+    reading = Reading()
+    intro: list[str] = []
+    seen_kind = False
+    for section in root.walk():
+        kind = _announced(section)
+        if kind is not None:
+            seen_kind = True
+        elif not seen_kind or is_intro_heading(section.heading):
+            intro.extend(_section_lines(section))
+        for made_of, entries, context in _lists(section):
+            decision = read_list(entries, context)
+            reading.records.extend(decision.records)
+            reading.lists.append(
+                ListReport(
+                    where=" > ".join(section.path) or "(top of the page)",
+                    made_of=made_of,
+                    entries=len(entries),
+                    kind=decision.kind,
+                    why=decision.why,
+                    records=len(decision.records),
+                )
+            )
+    owner = read_header_roles([line for line in intro if not is_noise(line)][:12])
+    for line in intro:
+        owner.extend(read_bio_roles(line))
+    reading.records[:0] = owner
+    reading.records = dedupe_roles(reading.records)
+    return reading
+
+
+# ------------------------------------------------------------------ lists of a section
+
+
+def _lists(section: Section) -> Iterator[tuple[str, list[Entry], Context]]:
+    """The lists of one section: its groups of records, its runs of loose lines, its cards."""
+    if section.is_card() and section.parent is not None and _card_run(section.parent, section):
+        return  # read as one entry of its parent's list of cards
+    context = _context(section)
+    by_group: dict[int, tuple[Group, list[Placed]]] = {}
+    lines: list[Line] = []
+    holder: Box | None = None
+    order: list[tuple[str, object]] = []
+    for item in section.items:
+        if item.group is not None:
+            key = id(item.group)
+            if key not in by_group:
+                by_group[key] = (item.group, [])
+                order.append(("group", key))
+            by_group[key][1].append(item)
+        elif item.line is not None:
+            if holder is not item.box and lines:
+                order.append(("lines", lines))
+                lines = []
+            holder = item.box
+            lines.append(item.line)
+    if lines:
+        order.append(("lines", lines))
+    for what, value in order:
+        if what == "group":
+            group, placed = by_group[value]  # type: ignore[index]
+            entries = [_entry(item) for item in placed]
+            yield f"{len(entries)} × {group.signature}", entries, _with_landmarks(context, placed)
+        else:
+            block: list[Line] = value  # type: ignore[assignment]
+            entries = [entry_of_lines([line]) for line in block if line.text]
+            if entries:
+                yield f"{len(entries)} lines", entries, context
+    cards = [child for child in section.children if child.is_card() and _card_run(section, child)]
+    if cards:
+        yield f"{len(cards)} headed blocks", [entry_of_card(card) for card in cards], context
+
+
+def _entry(item: Placed) -> Entry:
+    columns = table_columns(item.box) if item.box.tag == "tr" else ()
+    return entry_of_box(item.box, columns)
+
+
+def _card_run(parent: Section, section: Section) -> bool:
+    """Whether ``section`` is one of a run of cards: two or more small sibling sections with
+    title-like headings, or a single one whose heading is a person's name."""
+    siblings = parent.children
+    cards = [child for child in siblings if child.is_card()]
+    return len(cards) >= 2 or (len(cards) == 1 and is_person_name(section.heading))
+
+
+def _with_landmarks(context: Context, placed: list[Placed]) -> Context:
+    if context.kind is not None:
+        return context
+    landmark = next((kinds[0] for kinds in (p.landmarks for p in placed) if kinds), None)
+    if landmark is None:
+        return context
+    return Context(context.path, landmark, context.group, context.date, context.alumni)
+
+
+def _announced(section: Section) -> str | None:
+    """The kind the section's own heading, or the nearest heading above it, announces."""
+    current: Section | None = section
+    while current is not None:
+        if current.heading and (kind := heading_kind(current.heading)):
+            return kind
+        current = current.parent
+    return None
+
+
+def _context(section: Section) -> Context:
+    kind = None
+    group = ""
+    date = None
+    alumni = False
+    current: Section | None = section
+    while current is not None:
+        heading = current.heading
+        if heading:
+            lowered = heading.lower()
+            if not alumni and any(word in lowered for word in _ALUMNI):
+                alumni = True
+            if date is None:
+                date = parse_date_text(heading)
+            found = heading_kind(heading)
+            if not group and not is_year_heading(heading):
+                group = heading
+            if found is not None and kind is None:
+                kind = found
+                break
+        current = current.parent
+    return Context(section.path, kind, group, date, alumni)
+
+
+def _section_lines(section: Section) -> list[str]:
+    lines: list[str] = []
+    if section.heading and section.parent is not None:
+        lines.append(section.heading)
+    for item in section.items:
+        if item.line is not None:
+            lines.append(item.line.text)
+        else:
+            lines.extend(line.text for line in item.box.lines() if line.text)
+    return lines

@@ -1,0 +1,67 @@
+"""Reading an award from an entry: title, organisation, year.
+
+"2024 Early Career Award, Society for Marine Ecology", "Best Paper Award, CVPR 2023",
+"NSF CAREER Award (2022)", "Fellow of the Royal Society, 2020: for …".
+"""
+
+from __future__ import annotations
+
+import re
+
+from extractors.reading.context import Context, Reading, is_noise, is_prose
+from extractors.reading.entries import Entry
+from watcher.records import Award
+from watcher.text import clean_text, clean_title, parse_year
+
+__all__ = ["AWARD_WORDS", "parse_award_line", "read_award"]
+
+AWARD_WORDS = re.compile(
+    r"\b(?:award(?:ed|ee)?s?|prizes?|medals?|honou?rs?|honou?rable mention|fellows?(?:hip)?s?|scholarships?"
+    r"|grants?|distinction|recognition|winner|won|finalist|best (?:paper|student|poster|demo)|career"
+    r"|laureate|nominee|nominated|runner[- ]up|outstanding|excellence|distinguished|young investigator"
+    r"|early career|travel grant|stipend|endowed|chair)\b",
+    re.I,
+)
+_REASON = re.compile(r"(?<=\d{4})\s*[:–—]\s+|\s+[–—]\s+|:\s+(?=for\b|awarded\b|given\b)")
+_LEADING_YEAR = re.compile(r"^\s*[(\[]?(?:19|20)\d\d(?:\s*[-–—/]\s*(?:19|20)?\d\d)?[)\]]?\s*[:,\-–—.]?\s*")
+_TRAILING_YEAR = re.compile(r"[,(\s]*\b(?:19|20)\d\d\b(?:\s*[-–—/]\s*(?:19|20)?\d\d)?\)?[.,]?\s*$")
+_COMMA = re.compile(r",\s+")
+_YEAR_WORD = re.compile(r"\b(?:19|20)\d\d\b")
+
+
+def read_award(entry: Entry, context: Context) -> Reading | None:
+    lines = [line for line in entry.lines if not is_noise(line)]
+    if not lines:
+        return None
+    line = " ".join(entry.cells) if entry.cells else lines[0]
+    award = parse_award_line(line, [s.text for s in entry.links])
+    if award is None:
+        return None
+    if award.year is None and context.date:
+        award = Award(title=award.title, organization=award.organization, year=parse_year(context.date))
+    score = 0.3 + (0.35 if AWARD_WORDS.search(line) else 0.0) + (0.2 if award.year else 0.0)
+    if is_prose(line, 25):
+        score -= 0.3
+    return Reading(award, max(0.0, min(score, 1.0)))
+
+
+def parse_award_line(line: str, link_texts: list[str] | tuple[str, ...] = ()) -> Award | None:
+    """An award from one line; None for an empty or overlong one."""
+    text = clean_text(line)
+    if not text or len(text) > 300:
+        return None
+    year = parse_year(text)
+    main = _REASON.split(text, maxsplit=1)[0]
+    main = _LEADING_YEAR.sub("", main)
+    main = _TRAILING_YEAR.sub("", main).strip(" ,.;")
+    if not main:
+        return None
+    parts = [p.strip() for p in _COMMA.split(main) if p.strip()]
+    title, organization = parts[0], (", ".join(parts[1:]) or None)
+    label = next((t for t in link_texts if t and t in main and len(t.split()) >= 2), None)
+    if label and label != title:
+        organization = ", ".join(p for p in parts if label not in p) or None
+        title = label
+    if organization and (parse_year(organization) or len(organization.split()) > 8):
+        organization = _YEAR_WORD.sub("", organization).strip(" ,") or None
+    return Award(title=clean_title(title), organization=clean_title(organization) or None, year=year)

@@ -1,0 +1,64 @@
+"""What a field reader knows besides the entry itself, and what it gives back."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from watcher.records import Record
+from watcher.text import AsciiFolded
+
+__all__ = ["LINK_WORDS", "Context", "Reading", "is_noise", "is_prose"]
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """Where an entry stands: the headings above it and what they say."""
+
+    #: Headings from the top of the page to the entry's section.
+    path: tuple[str, ...] = ()
+    #: The kind the headings (or landmarks) announce, if any.
+    kind: str | None = None
+    #: The nearest heading below the one that announced the kind ("PhD Students" under
+    #: "People", "2024" under "News"), or the announcing heading itself.
+    group: str = ""
+    #: A date given by a heading above the entry ("2024", "May 2024").
+    date: str | None = None
+    #: Whether a heading above the entry names former members ("Alumni", "Past members").
+    alumni: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """A record read from an entry, and how much the entry looked like that kind (0 to 1)."""
+
+    record: Record
+    score: float
+
+
+#: Labels of links beside a record, never a title: "PDF", "[Code]", "Project page".
+LINK_WORDS = AsciiFolded.of(
+    r"^(?:\[?\s*)?(?:pdf|paper|arxiv|code|github|project(?: page| website)?|website|webpage|page|video|slides"
+    r"|poster|bibtex|bib|doi|supp\w*|talk|demo|blog|data(?:set)?|abstract|html|link|press|media|colab|model"
+    r"|post|doc|tutorial|openreview|proceedings|acm|ieee|springer|preprint|journal|publisher|published version"
+    r"|full text|read more|more|details|cite|citation|ssrn|nber|repec|pubmed|pmc|pmid|google scholar|scholar"
+    r"|homepage|home page|personal website|cv|email|twitter|linkedin|x|download|online|appendix|replication"
+    r"|replication files|slides and video|\d+)(?:\s*\]?)?$"
+)
+_NOISE = re.compile(
+    r"last (?:updated|modified|update)|updated on|visitors?\b|visitor count|page views|hits since|you are visitor"
+    r"|copyright|©|all rights reserved|powered by|built with|theme by|hosted (?:on|by)|back to top"
+    r"|skip to (?:main )?content|cookies?\b|template (?:by|from)|website (?:template|design)",
+    re.I,
+)
+_FIRST_PERSON = re.compile(r"\b(?:I|we|my|our|me|us)\b")
+
+
+def is_noise(line: str) -> bool:
+    """Page furniture: update stamps, counters, copyright, credits."""
+    return len(line) < 200 and _NOISE.search(line) is not None
+
+
+def is_prose(text: str, words: int = 30) -> bool:
+    """A passage written in the first person and longer than ``words`` words."""
+    return len(text.split()) > words and _FIRST_PERSON.search(text) is not None

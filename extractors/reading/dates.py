@@ -1,0 +1,151 @@
+"""Dates as pages write them, to ISO: "25 April 2026", "Feb 2026", "2023.9", "[05/24]",
+"17/12/2021", "Sep. 2, 2024", "Spring 2024", "2019 – present".
+
+Every pattern here is anchored or bounded and free of nested quantifiers, so matching takes
+time linear in the text, whatever the text.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+__all__ = ["DATE", "DateRange", "find_date", "find_range", "leading_date", "parse_date_text"]
+
+_MONTH_NAMES = (
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
+    r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+)
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        (
+            ("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",),
+            ("jun", "june"), ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"),
+            ("oct", "october"), ("nov", "november"), ("dec", "december"),
+        ),
+        start=1,
+    )
+    for name in names
+}
+_SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
+_ORD = r"(?:st|nd|rd|th)?"
+#: One date in any of the written forms; named groups say which parts it has.
+DATE = (
+    rf"(?:(?P<y1>\d{{4}})[-/.](?P<m1>\d{{1,2}})[-/.](?P<d1>\d{{1,2}})"
+    rf"|(?P<a2>\d{{1,2}})[-/.](?P<b2>\d{{1,2}})[-/.](?P<y2>\d{{4}})"
+    rf"|(?P<mon3>{_MONTH_NAMES})\.?\s+(?P<d3>\d{{1,2}}){_ORD},?\s+(?P<y3>\d{{4}})"
+    rf"|(?P<d4>\d{{1,2}}){_ORD}\s+(?P<mon4>{_MONTH_NAMES})\.?,?\s+(?P<y4>\d{{4}})"
+    rf"|(?P<mon5>{_MONTH_NAMES})\.?\s*[-,]?\s*(?:(?P<y5>\d{{4}})|['’](?P<yy5>\d{{2}}))(?!\d)"
+    rf"|(?P<season>spring|summer|fall|autumn|winter)\s+(?P<y6>\d{{4}})"
+    rf"|(?P<y7>\d{{4}})[-/.](?P<m7>\d{{1,2}})(?![\d.])"
+    rf"|(?P<m8>\d{{1,2}})[-/.](?P<y8>\d{{4}})"
+    rf"|(?P<m9>\d{{1,2}})/(?P<y9>\d{{2}})(?=\s*[\])：:|]|\s+[-–—])"
+    rf"|(?P<y10>(?:19|20)\d\d)(?!\d))"
+)
+_DATE = re.compile(DATE, re.I)
+_LEADING = re.compile(
+    rf"\s*[\[(【*_]*\s*(?:{DATE})\s*[\])】*_]*\s*(?:[:：\-–—|•·>]+\s*|,\s+|\s)", re.I
+)
+_OPEN_END = r"present|now|current|today|ongoing|date|\.\.\."
+_RANGE = re.compile(
+    rf"(?P<start>{DATE.replace('?P<', '?P<s_')})\s*(?:-{{1,2}}|–|—|~|to|until|till)\s*"
+    rf"(?P<end>{DATE.replace('?P<', '?P<e_')}|{_OPEN_END})(?![\w/-])",
+    re.I,
+)
+
+
+def _iso(year: int, month: int | None = None, day: int | None = None) -> str | None:
+    if not 1900 <= year <= 2100:
+        return None
+    if month is None:
+        return f"{year:04d}"
+    if not 1 <= month <= 12:
+        return None
+    if day is None:
+        return f"{year:04d}-{month:02d}"
+    try:
+        return date(year, month, day).isoformat()
+    except ValueError:
+        return None
+
+
+def _from_groups(groups: dict[str, str | None], prefix: str = "") -> str | None:
+    def get(name: str) -> str | None:
+        return groups.get(prefix + name)
+
+    if y := get("y1"):
+        return _iso(int(y), int(get("m1") or 0), int(get("d1") or 0))
+    if y := get("y2"):
+        a, b = int(get("a2") or 0), int(get("b2") or 0)
+        # Day first when the first number cannot be a month ("17/12/2021"); month first otherwise.
+        day, month = (a, b) if a > 12 else (b, a)
+        return _iso(int(y), month, day)
+    if y := get("y3"):
+        return _iso(int(y), _MONTHS.get((get("mon3") or "").lower()), int(get("d3") or 0))
+    if y := get("y4"):
+        return _iso(int(y), _MONTHS.get((get("mon4") or "").lower()), int(get("d4") or 0))
+    if (y := get("y5")) or (y := get("yy5")):
+        year = int(y) if len(y) == 4 else 2000 + int(y)
+        return _iso(year, _MONTHS.get((get("mon5") or "").lower()))
+    if y := get("y6"):
+        return _iso(int(y), _SEASONS[(get("season") or "").lower()])
+    if y := get("y7"):
+        return _iso(int(y), int(get("m7") or 0))
+    if y := get("y8"):
+        return _iso(int(y), int(get("m8") or 0))
+    if y := get("y9"):
+        return _iso(2000 + int(y), int(get("m9") or 0))
+    if y := get("y10"):
+        return _iso(int(y))
+    return None
+
+
+def parse_date_text(text: str) -> str | None:
+    """The ISO date (``YYYY-MM-DD``, ``YYYY-MM`` or ``YYYY``) a short text is, or None."""
+    text = text.strip(" []()*_.:,")
+    match = _DATE.fullmatch(text)
+    return _from_groups(match.groupdict()) if match else None
+
+
+def leading_date(text: str) -> tuple[str, str] | None:
+    """(ISO date, the rest) when a text starts with a date ("[Feb 2026] We won …"), else None."""
+    if not text or not (text[0].isdigit() or text[0] in "[(【*_ " or text[0].isalpha()):
+        return None
+    match = _LEADING.match(text)
+    if not match:
+        return None
+    iso = _from_groups(match.groupdict())
+    if iso is None:
+        return None
+    return iso, text[match.end() :].strip(" :：-–—|•·")
+
+
+class DateRange(tuple[str | None, str | None, int, int]):
+    """(start, end, where it starts, where it ends) of a date range in a text."""
+
+    __slots__ = ()
+
+
+def find_range(text: str) -> DateRange | None:
+    """The first date range in a text ("2019 – present", "Sep 2020 - Jun 2022"), or None.
+    An open end ("present") gives ``end`` None."""
+    match = _RANGE.search(text)
+    if not match:
+        return None
+    groups = match.groupdict()
+    start = _from_groups(groups, "s_")
+    end_text = (match.group("end") or "").lower()
+    end = None if re.fullmatch(_OPEN_END, end_text) else _from_groups(groups, "e_")
+    if start is None:
+        return None
+    return DateRange((start, end, match.start(), match.end()))
+
+
+def find_date(text: str) -> tuple[str, int, int] | None:
+    """The first date anywhere in a text, with where it stands."""
+    for match in _DATE.finditer(text):
+        iso = _from_groups(match.groupdict())
+        if iso is not None:
+            return iso, match.start(), match.end()
+    return None

@@ -1,0 +1,126 @@
+"""Entries: one record's worth of page, in the form every field reader takes.
+
+An entry is built from a record box (a list item, a table row, a card), from one loose line,
+or from a small section whose heading is the record's title (``Section.is_card``). It keeps
+the visual lines, the inline spans (links, bold, italic, images, class-named fields), the
+texts of elements whose class names a field, a heading inside it, and for a table row its
+cells and the column names of the table's header row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from extractors.reading.sections import Section
+from extractors.reading.tree import Box, Line, Span
+
+__all__ = ["Entry", "entry_of_box", "entry_of_card", "entry_of_lines", "table_columns"]
+
+_EMPTY: Mapping[str, str] = MappingProxyType({})  # shared by entries without fields
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    lines: tuple[str, ...]
+    spans: tuple[Span, ...] = ()
+    #: Texts of the elements (and spans) whose class names a field: the first of each.
+    fields: Mapping[str, str] = field(default_factory=dict)
+    #: A heading inside the record: a card's title (a person's name, a paper's title).
+    heading: str = ""
+    #: A table row's cell texts, and the header names of their columns when the table has them.
+    cells: tuple[str, ...] = ()
+    columns: tuple[str, ...] = ()
+    photo: bool = False
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.lines)
+
+    def spans_of(self, kind: str) -> list[Span]:
+        return [span for span in self.spans if span.kind == kind]
+
+    @property
+    def links(self) -> list[Span]:
+        return self.spans_of("link")
+
+
+def entry_of_box(box: Box, columns: Sequence[str] = ()) -> Entry:
+    """The entry of a record box: a list item, a table row, a card."""
+    lines: list[str] = []
+    spans: list[Span] = []
+    fields: dict[str, str] = {}
+    heading = ""
+    photo = False
+    for inner in box.walk():
+        if inner is not box and inner.field and inner.field not in fields:
+            text = inner.text
+            if text:
+                fields[inner.field] = text
+        if inner.level and not heading:
+            heading = inner.text
+    for _holder, line in box.items():
+        if line.text:
+            lines.append(line.text)
+        for span in line.spans:
+            spans.append(span)
+            if span.kind == "image":
+                photo = True
+            elif span.kind not in ("link", "bold", "italic") and span.text:
+                fields.setdefault(span.kind, span.text)
+    cells: tuple[str, ...] = ()
+    if box.tag in ("tr", "dt-dd"):
+        cells = tuple(cell.text for cell in box.boxes())
+    return Entry(
+        lines=tuple(lines),
+        spans=tuple(spans),
+        fields=MappingProxyType(fields) if fields else _EMPTY,
+        heading=heading,
+        cells=cells,
+        columns=tuple(columns) if cells else (),
+        photo=photo,
+    )
+
+
+def entry_of_lines(lines: Sequence[Line]) -> Entry:
+    spans = tuple(span for line in lines for span in line.spans)
+    return Entry(
+        lines=tuple(line.text for line in lines if line.text),
+        spans=spans,
+        photo=any(span.kind == "image" for span in spans),
+    )
+
+
+def entry_of_card(section: Section) -> Entry:
+    """A small section as one record: its heading is the record's title."""
+    inner = [entry_of_box(item.box) if item.line is None else entry_of_lines([item.line]) for item in section.items]
+    fields: dict[str, str] = {}
+    for entry in inner:
+        for name, text in entry.fields.items():
+            fields.setdefault(name, text)
+    spans = tuple(span for entry in inner for span in entry.spans)
+    return Entry(
+        lines=(section.heading, *(line for entry in inner for line in entry.lines)),
+        spans=spans,
+        fields=MappingProxyType(fields) if fields else _EMPTY,
+        heading=section.heading,
+        photo=any(entry.photo for entry in inner),
+    )
+
+
+def table_columns(row: Box) -> tuple[str, ...]:
+    """The header names of a table row's columns: the table's ``th`` row, if it has one."""
+    table = row.parent
+    while table is not None and table.tag not in ("table",):
+        table = table.parent
+    if table is None:
+        return ()
+    for box in table.walk():
+        if box.tag == "tr":
+            cells = box.boxes()
+            if cells and all(cell.tag == "th" for cell in cells):
+                return tuple(cell.text.lower() for cell in cells)
+            if box is not row:
+                return ()  # the first row is not a header row
+    return ()

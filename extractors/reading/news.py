@@ -1,0 +1,90 @@
+"""Reading a news item from an entry: its date, its text, its link.
+
+The date is where the page puts it: an element whose class names a date, a table cell under a
+"Date" column, a definition term, the entry's heading, the start of its first line in any of
+the styles ``dates`` knows ("[05/24]", "2023.9:", "Feb 2026:", "25 April 2026 —"), a date in
+brackets at its end, or a heading above the entry ("2024", "May 2024").
+"""
+
+from __future__ import annotations
+
+import re
+
+from extractors.reading.context import LINK_WORDS, Context, Reading, is_noise
+from extractors.reading.dates import leading_date, parse_date_text
+from extractors.reading.entries import Entry
+from watcher.records import NewsItem
+from watcher.text import clean_text
+
+__all__ = ["read_news"]
+
+_TRAILING_DATE = re.compile(r"\s*[(\[]([^()\[\]]{4,30})[)\]]\s*\.?$")
+_READ_MORE = re.compile(r"\s*(?:read more|more|details|\.\.\.|…|→|»)\s*$", re.I)
+_DATE_COLUMN = re.compile(r"\b(?:date|when|time|year|month)\b", re.I)
+_SKIP_URL = re.compile(r"twitter\.com|x\.com|facebook\.com|linkedin\.com", re.I)
+
+
+def read_news(entry: Entry, context: Context) -> Reading | None:
+    """The news item an entry is, or None when it has no words to say."""
+    date, lines = _date_and_lines(entry)
+    from_context = False
+    if date is None and context.date:
+        date, from_context = context.date, True
+    text = clean_text(" ".join(line for line in lines if not is_noise(line) and not LINK_WORDS.match(line)))
+    text = _READ_MORE.sub("", text).strip(" :-–—|")
+    if len(text.split()) < 2 or len(text) > 1500:
+        return None
+    url = next((s.href for s in entry.links if s.href.startswith("http") and not _SKIP_URL.search(s.href)), None)
+    score = 0.2
+    if date and not from_context:
+        score = 0.65
+    elif date:
+        score = 0.35
+    score += 0.15 if len(text.split()) >= 4 else 0.0
+    score += 0.1 if url else 0.0
+    return Reading(NewsItem(text=text, date=date, url=url), min(score, 1.0))
+
+
+def _date_and_lines(entry: Entry) -> tuple[str | None, list[str]]:
+    lines = list(entry.lines)
+    named = entry.fields.get("date")
+    if named and (date := parse_date_text(named)):
+        return date, _without(lines, named)
+    if entry.cells and len(entry.cells) >= 2:
+        found = _date_cell(entry)
+        if found is not None:
+            index, date = found
+            return date, [cell for i, cell in enumerate(entry.cells) if i != index]
+    if entry.heading and (date := parse_date_text(entry.heading)):
+        return date, _without(lines, entry.heading)
+    if lines:
+        if lead := leading_date(lines[0]):
+            return lead[0], [lead[1], *lines[1:]]
+        if len(lines) > 1 and (date := parse_date_text(lines[0])):
+            return date, lines[1:]
+        last = lines[-1]
+        if m := _TRAILING_DATE.search(last):
+            date = parse_date_text(m.group(1))
+            if date:
+                return date, [*lines[:-1], last[: m.start()]]
+    return None, lines
+
+
+def _date_cell(entry: Entry) -> tuple[int, str] | None:
+    for index, cell in enumerate(entry.cells):
+        column = entry.columns[index] if index < len(entry.columns) else ""
+        if (not entry.columns or _DATE_COLUMN.search(column)) and (date := parse_date_text(cell)):
+            return index, date
+    return None
+
+
+def _without(lines: list[str], text: str) -> list[str]:
+    out = []
+    removed = False
+    for line in lines:
+        if not removed and text in line:
+            line = line.replace(text, " ", 1).strip(" :-–—|")
+            removed = True
+        if line:
+            out.append(line)
+    return out

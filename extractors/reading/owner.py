@@ -1,0 +1,127 @@
+"""The page owner's own positions: the header under their name, and their biography.
+
+"Research Scientist" / "Acme Labs" under the name at the top of a page; sentences such as
+"Since 2024, I have been leading the X Team at Y", "I joined Y in 2022 as a Systems
+Researcher", "I am a third-year PhD student at Z".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from extractors.reading.people import ROLE_WORDS as _ROLE_WORDS
+from extractors.reading.roles import ORG_WORDS
+from watcher.records import Role
+from watcher.text import clean_text, clean_title
+
+__all__ = ["read_bio_roles", "read_header_roles"]
+
+
+def _looks_like_org(text: str) -> bool:
+    return bool(ORG_WORDS.search(text))
+
+
+
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(\[])")
+_ORG_END = (
+    r"(?=\s*(?:,\s*(?:where|and|working|under|advised|supervised|focusing|with|since|from|in\s+\d)|[;.!?(]"
+    r"|\s+(?:where|working|under|advised|supervised|focusing|since|from|in\s+\d{4}|for\s|with\s|as\s"
+    r"|,?\s*beginning))|\s*$)"
+)
+_BIO_PATTERNS = (
+    re.compile(
+        rf"\bsince (?P<year>\d{{4}}),? I (?:have been|am|'ve been) "
+        rf"(?P<verb>leading|heading|directing|running|managing|co-leading)\s+"
+        rf"(?:the\s+)?(?P<team>[^,.;]+?)\s+at\s+(?P<org>.+?){_ORG_END}",
+        re.I,
+    ),
+    re.compile(r"\bI (?:joined|moved to) (?:the\s+)?(?P<org>.+?) in (?P<year>\d{4}) as an? (?P<title>[^,.;()]+)", re.I),
+    re.compile(
+        rf"\bI (?:joined|moved to) (?:the\s+)?(?P<org>.+?) as an? (?P<title>[^,.;]+?)"
+        rf"(?: in (?P<year>\d{{4}}))?{_ORG_END}",
+        re.I,
+    ),
+    re.compile(
+        rf"\b(?:I am|I'm|I work as|I serve as|I currently serve as|I was|currently,? I am|is|was)\s+"
+        rf"(?:currently\s+|now\s+)?"
+        rf"(?:an?|the)\s+(?P<title>[^,;]{{2,80}}?)\s+(?:at|in|with|of)\s+(?:the\s+)?(?P<org>[A-Z].+?){_ORG_END}",
+        re.I,
+    ),
+    re.compile(rf"\bas an? (?P<title>[^,.;]{{2,60}}?) at (?:the\s+)?(?P<org>[A-Z].+?){_ORG_END}", re.I),
+)
+_DEGREE_SENTENCE = re.compile(r"\b(?:received|obtained|earned|graduated|hold|completed|degree)\b", re.I)
+_SINCE = re.compile(r"\b(?:since|in|beginning in|starting in|from)\s+(\d{4})\b", re.I)
+
+
+def read_bio_roles(text: str) -> list[Role]:
+    """Positions named in biography sentences ("I joined X in 2022 as a Systems Researcher")."""
+    roles: list[Role] = []
+    for sentence in _SENTENCE_SPLIT.split(clean_text(text)):
+        if _DEGREE_SENTENCE.search(sentence) or len(sentence) > 400:
+            continue
+        for pattern in _BIO_PATTERNS:
+            match = pattern.search(sentence)
+            if not match:
+                continue
+            role = _bio_role(match, sentence)
+            if role is not None:
+                roles.append(role)
+                break
+    return roles
+
+
+_LEADING_THE = re.compile(r"^the\s+", re.I)
+
+
+def _bio_role(match: re.Match[str], sentence: str) -> Role | None:
+    groups = match.groupdict()
+    team = groups.get("team")
+    title = f"{clean_title(team)} Lead" if team else clean_title(groups.get("title") or "")
+    if not title or not _ROLE_WORDS.search(title) or len(title.split()) > 8 or ". " in title:
+        return None
+    organization = clean_title(_LEADING_THE.sub("", groups.get("org") or "")) or None
+    if organization and (len(organization.split()) > 14 or not organization[:1].isupper()):
+        return None
+    year = groups.get("year")
+    if not year and (m := _SINCE.search(sentence[match.start() :])):
+        year = m.group(1)
+    title = title[:1].upper() + title[1:]
+    return Role(title=title, organization=organization, start=year)
+
+
+_HEADER_SKIP = re.compile(
+    r"@|\[at\]|\(at\)|\bemail\b|\bphone\b|\btel\b|\bfax\b|\boffice\b|\broom\b|\d{3}[- ]\d{4}", re.I
+)
+
+
+_SENTENCE_END = re.compile(r"[.!?]$")
+_DEGREE_END = re.compile(r"\b(?:d|h|c)\.$", re.I)
+_SUB_UNIT = re.compile(r"\bdep(?:artmen)?t\b|\bschool of\b|\bfaculty\b", re.I)
+_STATE_CODE = re.compile(r",\s*[A-Z]{2}\b")
+_PLACE_OR_NUMBER = re.compile(r"^[\w .'-]+,\s*[A-Z]{2}\b|^\d")
+
+
+def read_header_roles(lines: Sequence[str]) -> list[Role]:
+    """The page owner's position from its header lines: a short title line, then the organisation."""
+    roles: list[Role] = []
+    for i, line in enumerate(lines[:12]):
+        if len(line.split()) > 7 or not _ROLE_WORDS.search(line) or _HEADER_SKIP.search(line):
+            continue
+        if _SENTENCE_END.search(line) and not _DEGREE_END.search(line):
+            continue
+        after = [x for x in lines[i + 1 : i + 4] if not _HEADER_SKIP.search(x) and len(x.split()) <= 8]
+        organization = None
+        if ", " in line and not _ROLE_WORDS.search(line.split(", ", 1)[1]):
+            line, organization = line.split(", ", 1)
+        elif after and not _ROLE_WORDS.search(after[0]):
+            organization = after[0]
+            if _SUB_UNIT.search(organization) and len(after) > 1:
+                organization = (
+                    after[1] if _looks_like_org(after[1]) or not _STATE_CODE.search(after[1]) else organization
+                )
+        if organization and _PLACE_OR_NUMBER.search(organization):
+            organization = None
+        roles.append(Role(title=clean_title(line), organization=clean_title(organization) or None))
+        break
+    return roles

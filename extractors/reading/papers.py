@@ -1,0 +1,286 @@
+"""Reading a paper from an entry: title, authors, venue, year, DOI, arXiv id, link.
+
+The title is the text the page sets apart for it, in this order: an element whose class names
+a title, a heading inside the entry, a quoted text, a link or a bold span of several words that
+is neither a list of names nor a venue, then the citation's own structure: after a leading
+author list ("Doe, J., & Roe, B. (2022). Title. Venue."), or the first line or sentence when the
+authors follow it ("Title. J. Doe, B. Roe. CVPR 2024."). Authors are the piece that is a list of
+names; the venue is the piece that names a conference or journal, or the italic text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from extractors.reading.context import LINK_WORDS, Context, Reading, is_noise, is_prose
+from extractors.reading.entries import Entry
+from extractors.reading.names import author_prefix, is_person_name, looks_like_authors, split_author_list
+from extractors.reading.tree import Span
+from watcher.records import Paper
+from watcher.text import AsciiFolded, clean_text, clean_title, find_arxiv, find_doi, parse_year
+
+__all__ = ["is_venue", "read_paper"]
+
+_QUOTED = re.compile(r"[\"“”«]([^\"“”«»]{8,300})[\"“”»]")
+_SENTENCE_BREAK = re.compile(r"(?<=[a-z0-9)\]?!”\"'])[.?!]\s+(?=[A-Z0-9\[(“\"])")
+_URL = re.compile(r"https?://\S+")
+_NUMBERING = re.compile(r"^\s*(?:\[\s*[A-Za-z]?\d{1,4}\s*\]|\(?[A-Za-z]?\d{1,4}[.)])\s*")
+_VENUE_PREFIX = re.compile(
+    r"^(?:in|at|to appear in|to appear at|accepted (?:to|at|by|in)|published in|proceedings of|forthcoming in"
+    r"|under review at|submitted to|presented at)\b[:\s]*",
+    re.I,
+)
+_YEAR_IN_PARENS = re.compile(
+    r"^\s*[(\[]\s*(?:(?:19|20)\d\d[a-z]?|n\.\s?d\.|in press|forthcoming)[^)\]]{0,20}[)\]]\s*[.,:]?\s*", re.I
+)
+VENUE_WORDS = AsciiFolded.of(
+    r"\b(?:conference|proceedings|journal|transactions|workshop|symposium|arxiv|preprint|letters|review|annals"
+    r"|bulletin|quarterly|magazine|press|university press|working paper|discussion paper|technical report"
+    r"|thesis|dissertation|neurips|nips|icml|iclr|cvpr|iccv|eccv|acl|emnlp|naacl|aaai|ijcai|siggraph|chi|kdd"
+    r"|www|sigir|icra|iros|corl|rss|mlsys|osdi|sosp|nsdi|vldb|sigmod|tpami|jmlr|nature|science|cell|plos"
+    r"|lancet|nejm|pnas|bioinformatics|genome|econometrica|biorxiv|medrxiv|ssrn|nber|ieee|acm|springer"
+    r"|elsevier|wiley|in press|forthcoming|accepted|submitted|under review|to appear|vol|volume|pp|pages)\b"
+)
+_PRESENTATION = re.compile(r"\b(?:spotlight|oral|poster|highlight)(?: presentation)?\b", re.I)
+_BRACKETED_YEAR = re.compile(r"[\[(]\s*(?:19|20)\d\d\s*[\])]")
+_SHORT_VENUE = re.compile(r"^\[?([A-Z][A-Za-z&\-]{1,12})\s*['’](\d\d)\]?$")
+_PAPER_HOST = re.compile(r"arxiv\.org|doi\.org|\.pdf(?:$|\?)|openreview\.net|aclanthology|dl\.acm\.org|ieeexplore"
+                         r"|springer\.com|sciencedirect|biorxiv|medrxiv|ssrn\.com|nber\.org|pubmed|ncbi\.nlm", re.I)
+_PAPER_LINK = AsciiFolded.of(r"^\[?\s*(?:pdf|paper|arxiv|doi|preprint|journal|publisher|published version|full text)")
+_INSTRUCTION = re.compile(
+    r"\b(?:full list|complete list|please (?:see|visit|refer)|click here|see (?:my|also|the|our) |can be found"
+    r"|listed (?:on|at)|for (?:a|the) (?:full|complete|up-to-date)|up-to-date list|more publications)",
+    re.I,
+)
+
+
+def is_venue(text: str) -> bool:
+    """Whether a short text names where a paper appeared ("NeurIPS 2024", "Nature Physics")."""
+    words = len(text.split())
+    return 0 < words <= 14 and (words <= 5 or parse_year(text) is not None) and VENUE_WORDS.search(text)
+
+
+def read_paper(entry: Entry, context: Context) -> Reading | None:
+    """The paper an entry lists, or None when no title stands out."""
+    lines = [_NUMBERING.sub("", line) for line in entry.lines if not is_noise(line) and not _only_links(line, entry)]
+    lines = [line for line in lines if line]
+    if not lines:
+        return None
+    text = " ".join(lines)
+    if len(text) > 4000 or _INSTRUCTION.search(text[:300]):
+        return None
+    title, marked = _title(entry, lines, text)
+    if not title:
+        return None
+    title = clean_title(title)
+    words = len(title.split())
+    if words < 2 or words > 50 or looks_like_authors(title) or (not marked and is_person_name(title, 3)):
+        return None
+    if is_prose(title, 25):
+        return None
+    rest = text.replace(title, " ", 1) if title in text else " ".join(line for line in lines if title not in line)
+    authors = _authors(entry, lines, title, rest)
+    venue = _venue(entry, lines, title, rest, authors)
+    year = _year(entry, rest, context)
+    doi, arxiv = _identifiers(entry, rest)
+    url = _url(entry.links, title)
+    if venue is None:
+        for link in entry.links:
+            if m := _SHORT_VENUE.match(link.text):
+                short = int(m.group(2))
+                venue, year = m.group(1), year or (2000 + short if short < 70 else 1900 + short)
+                break
+    score = 0.25 + (0.15 if marked else 0.0)
+    score += 0.3 if authors else 0.0
+    score += 0.15 if year else 0.0
+    score += 0.15 if venue else 0.0
+    score += 0.2 if (doi or arxiv or _has_paper_link(entry)) else 0.0
+    if is_prose(text, 60) and not authors:
+        score -= 0.4
+    paper = Paper(title=title, authors=authors, venue=venue, year=year, url=url, doi=doi, arxiv=arxiv)
+    return Reading(paper, max(0.0, min(score, 1.0)))
+
+
+# ------------------------------------------------------------------ title
+
+
+def _title(entry: Entry, lines: Sequence[str], text: str) -> tuple[str | None, bool]:
+    """The title and whether the page marked it (class, heading, quotes, link, bold)."""
+    for candidate in (entry.fields.get("title"), entry.heading):
+        if candidate and _title_like(candidate, text, lines):
+            return candidate, True
+    quoted = _QUOTED.search(text) if ('"' in text or "“" in text or "«" in text) else None
+    if quoted and len(quoted.group(1).split()) >= 2 and not looks_like_authors(quoted.group(1)):
+        return quoted.group(1).strip(" ,."), True
+    for span in _marked(entry):
+        if _title_like(span.text, text, lines):
+            return span.text, True
+    return _citation_title(lines, text), False
+
+
+def _marked(entry: Entry) -> list[Span]:
+    """Links first, then bold, then italic spans: where pages mark titles."""
+    order = {"link": 0, "bold": 1, "italic": 2}
+    spans = [s for s in entry.spans if s.kind in order and len(s.text.split()) >= 2]
+    return sorted(spans, key=lambda s: order[s.kind])
+
+
+def _title_like(candidate: str, text: str, lines: Sequence[str]) -> bool:
+    candidate = candidate.strip()
+    words = len(candidate.split())
+    if words < 2 or words > 50 or candidate not in text:
+        return False
+    if LINK_WORDS.match(candidate) or looks_like_authors(candidate) or is_person_name(candidate, 3):
+        return False
+    if words <= 8 and is_venue(candidate):
+        return False
+    # A bold or linked name inside the author line (the page owner, a co-author) is not the title.
+    return not any(candidate in line and line != candidate and looks_like_authors(line) for line in lines)
+
+
+def _citation_title(lines: Sequence[str], text: str) -> str | None:
+    """The title by the citation's structure, when nothing marks it."""
+    first = lines[0]
+    cut = author_prefix(first)
+    if cut:
+        rest = _YEAR_IN_PARENS.sub("", first[cut:].lstrip(" .,:"))
+        if rest:
+            return _first_sentence(rest)
+        if len(lines) > 1:
+            return _first_sentence(lines[1])
+        return None
+    if len(lines) > 1 and not looks_like_authors(first) and len(first.split()) >= 2:
+        return _first_sentence(first) if len(first.split()) > 30 else first
+    sentence = _first_sentence(first)
+    return sentence if len(sentence.split()) >= 2 else None
+
+
+def _first_sentence(text: str) -> str:
+    parts = _SENTENCE_BREAK.split(text, maxsplit=1)
+    return _URL.split(parts[0])[0].strip(" ,.;:")
+
+
+# ------------------------------------------------------------------ the other fields
+
+
+def _pieces(text: str) -> list[str]:
+    """A citation cut at its full stops (not an initial's), bars and slashes."""
+    return [p.strip(" ,;:") for p in re.split(r"(?<=[a-z0-9)\]])\.\s+|\s[|/]\s|\s+[-–—]\s+", text) if p.strip(" ,;:")]
+
+
+def _authors(entry: Entry, lines: Sequence[str], title: str, rest: str) -> tuple[str, ...]:
+    named = entry.fields.get("authors")
+    if named and looks_like_authors(named):
+        return _names(named)
+    for line in lines:
+        line = line.replace(title, " ", 1).strip(" .,;:") if title in line else line
+        if not line:
+            continue
+        cut = author_prefix(line)
+        if cut:
+            return _names(line[:cut])
+        for piece in _pieces(line):
+            bare = _VENUE_PREFIX.sub("", piece)
+            if looks_like_authors(bare):
+                return _names(bare)
+    return ()
+
+
+def _names(text: str) -> tuple[str, ...]:
+    """The authors of a list, each as written ("Doe, J." stays one name in surname-first lists)."""
+    pieces = [p.strip(" *†‡§¶#,;") for p in split_author_list(text)]
+    names: list[str] = []
+    for piece in filter(None, pieces):
+        if names and _is_initials(piece) and not _is_initials(names[-1]) and "," not in names[-1]:
+            names[-1] = f"{names[-1]}, {piece}"  # "Doe", "J. A." -> "Doe, J. A."
+        else:
+            names.append(piece)
+    return tuple(filter(None, map(_author_name, names)))
+
+
+def _author_name(piece: str) -> str:
+    """One author as written, marks dropped; the full stop of a trailing initial kept ("Doe, J.")."""
+    dotted_initial = _is_initials(piece.rsplit(None, 1)[-1]) and ("," in piece or "." in piece[:-1])
+    if piece.endswith(".") and not dotted_initial:
+        piece = piece[:-1]  # the list's own full stop: "… Ostrova K."
+    return piece.strip()
+
+
+def _is_initials(piece: str) -> bool:
+    letters = piece.replace(".", "").replace("-", "").replace(" ", "")
+    return bool(letters) and len(letters) <= 3 and letters.isupper()
+
+
+def _venue(entry: Entry, lines: Sequence[str], title: str, rest: str, authors: tuple[str, ...]) -> str | None:
+    named = entry.fields.get("venue")
+    if named and named != title:
+        return _clean_venue(named) or None
+    for span in entry.spans:
+        if span.kind == "italic" and span.text != title and title not in span.text and is_venue(span.text):
+            return _clean_venue(span.text) or None
+    author_text = ", ".join(authors)
+    for line in lines:
+        line = line.replace(title, " ", 1) if title in line else line
+        for piece in _pieces(line):
+            bare = _VENUE_PREFIX.sub("", piece)
+            if not bare or looks_like_authors(bare) or bare in author_text or LINK_WORDS.match(bare):
+                continue
+            if _VENUE_PREFIX.match(piece) or is_venue(bare) or (parse_year(bare) and len(bare.split()) <= 10):
+                venue = _clean_venue(bare)
+                if venue and not LINK_WORDS.match(venue) and not _only_links(venue):
+                    return venue
+    return None
+
+
+_TRAILING_YEAR = re.compile(r",?\s*\(?(?:19|20)\d\d\)?\s*$")
+
+
+def _clean_venue(text: str) -> str:
+    text = _URL.sub("", text).rstrip(" .")
+    text = _BRACKETED_YEAR.sub("", text)
+    text = _TRAILING_YEAR.sub("", text)
+    text = _PRESENTATION.sub("", text)
+    text = clean_text(text.replace('"', " ").replace("“", " ").replace("”", " "))
+    return _VENUE_PREFIX.sub("", text).strip(" ,.;:()[]-–—")
+
+
+def _year(entry: Entry, rest: str, context: Context) -> int | None:
+    named = entry.fields.get("date")
+    if named and (year := parse_year(named)):
+        return year
+    year = parse_year(_URL.sub("", rest))
+    if year is None and context.date:
+        year = parse_year(context.date)
+    return year
+
+
+def _identifiers(entry: Entry, rest: str) -> tuple[str | None, str | None]:
+    doi = arxiv = None
+    for link in entry.links:
+        doi = doi or find_doi(link.href)
+        arxiv = arxiv or find_arxiv(link.href)
+    return doi or find_doi(rest), arxiv or find_arxiv(rest)
+
+
+def _has_paper_link(entry: Entry) -> bool:
+    return any(_PAPER_HOST.search(link.href) or _PAPER_LINK.match(link.text or "") for link in entry.links)
+
+
+def _url(links: Sequence[Span], title: str) -> str | None:
+    for link in links:
+        if link.href.startswith("http") and clean_title(link.text) == title:
+            return link.href
+    for link in links:
+        if link.href.startswith(("http", "/")) and _PAPER_LINK.match(link.text or ""):
+            return link.href
+    for link in links:
+        if _PAPER_HOST.search(link.href):
+            return link.href
+    return None
+
+
+def _only_links(line: str, entry: Entry | None = None) -> bool:
+    """A line made of link labels only: "[PDF] [Code] [Video]"."""
+    words = line.replace("[", " ").replace("]", " ").replace("|", " ").replace("/", " ").split()
+    return bool(words) and len(words) <= 12 and all(LINK_WORDS.match(word) for word in words)

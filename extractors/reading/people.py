@@ -1,0 +1,156 @@
+"""Reading a person from an entry: name, role, link.
+
+The name is the text the entry sets apart for it (a class named "name", a heading, a link, a
+bold span, a photo's alt text, the first line, or the line's start before a separator), when it
+is a person's name (``names.is_person_name``). The role is what the entry states (a class named
+"role"/"position", the line after the name, the rest of the name's line) or else the group the
+person is listed under ("PhD Students"). People listed under "Alumni" / "Former members" are
+alumni: "Alumni (now Assistant Professor at X)" when the entry says where they went.
+"""
+
+from __future__ import annotations
+
+import re
+
+from extractors.reading.context import Context, Reading, is_noise, is_prose
+from extractors.reading.entries import Entry
+from extractors.reading.names import clean_person_name, is_person_name
+from watcher.records import Member
+from watcher.text import clean_text
+
+__all__ = ["ROLE_WORDS", "read_member"]
+
+ROLE_WORDS = re.compile(
+    r"\b(?:professor|prof\.|scientist|engineer|researcher|research (?:staff|associate|assistant|fellow)|intern"
+    r"|student|postdoc\w*|post-doc\w*|fellow|lecturer|instructor|director|manager|lead(?:er)?|head|chair"
+    r"|founder|co-founder|principal investigator|pi|consultant|advisor|adviser|scholar|candidate|developer"
+    r"|analyst|assistant|associate|visiting|visitor|staff|technician|coordinator|administrator|officer|editor"
+    r"|ph\.?\s?d\.?|m\.?\s?sc?\.?|b\.?\s?sc?\.?|m\.?\s?eng\.?|b\.?\s?eng\.?|m\.?\s?phil\.?|m\.?a\.?|b\.?a\.?"
+    r"|bachelor|master'?s?|doctoral|doctor|mba|undergrad\w*|graduate|alumn\w*|member|affiliate|emeritus"
+    r"|faculty|chief|senior|junior|first[- ]year|second[- ]year|third[- ]year|fourth[- ]year|fifth[- ]year"
+    r"|rotation|rotating|volunteer|summer|high school|secretary)\b",
+    re.I,
+)
+_NAME_SEPARATOR = re.compile(r"\s*(?:,|\(|\||\s[-–—]\s|:|;)\s*")
+_NEXT_STEP = re.compile(
+    r"(?:\bnow\b|\bcurrently\b|\bcurrent(?:ly)? (?:position|role|affiliation)\b|\bnext\b|\bthen\b|→|->|➜|⇒)"
+    r"\s*(?:(?:at|as|is|with|an?)\b|:)?\s*:?\s*(?P<next>[^()\n]{2,120})",
+    re.I,
+)
+_EMAIL = re.compile(r"\S+@\S+|\S+\s*(?:\[at\]|\(at\)|\{at\})\s*\S+", re.I)
+_GENERIC_GROUP = re.compile(
+    r"^(?:our |the |lab |group |current )?(?:people|members?|team|lab members|group members|who we are"
+    r"|meet the team|our team|current members|personnel)$",
+    re.I,
+)
+
+
+def read_member(entry: Entry, context: Context) -> Reading | None:
+    """The person an entry lists, or None when no name stands out."""
+    found = _name(entry)
+    if found is None:
+        return None
+    name, line_index, tail = found
+    stated = _stated_role(entry, name, line_index, tail)
+    role = _role(stated, entry, context)
+    url = next(
+        (s.href for s in entry.links if s.href and not s.href.startswith("mailto:") and name in clean_text(s.text)),
+        None,
+    )
+    text = entry.text
+    score = 0.5
+    score += 0.2 if entry.photo else 0.0
+    score += 0.2 if stated and ROLE_WORDS.search(stated) else 0.0
+    score += 0.1 if (url or _EMAIL.search(text)) else 0.0
+    score += 0.1 if len(text) <= 300 else 0.0
+    if is_prose(text, 80) and not stated:
+        score -= 0.3
+    if _looks_like_citation(text):
+        score -= 0.5
+    return Reading(Member(name=name, role=role or None, url=url), max(0.0, min(score, 1.0)))
+
+
+def _name(entry: Entry) -> tuple[str, int, str] | None:
+    """The name, the index of the line it stands on (-1: not on a line), and that line's rest."""
+    candidates = [entry.fields.get("name"), entry.heading]
+    candidates += [s.text for s in entry.spans if s.kind in ("link", "bold")][:3]
+    candidates += [s.text for s in entry.spans if s.kind == "image"][:1]
+    for candidate in candidates:
+        if candidate and is_person_name(candidate):
+            name = clean_person_name(candidate)
+            for index, line in enumerate(entry.lines[:4]):
+                if line.startswith(candidate) or line.startswith(name):
+                    return name, index, line[len(candidate) if line.startswith(candidate) else len(name) :]
+            return name, -1, ""
+    for index, line in enumerate(entry.lines[:2]):
+        if is_noise(line):
+            continue
+        head = _NAME_SEPARATOR.split(line, maxsplit=1)[0]
+        if is_person_name(head):
+            return clean_person_name(head), index, line[len(head) :]
+        if index == 0 and is_person_name(line):
+            return clean_person_name(line), index, ""
+    return None
+
+
+def _stated_role(entry: Entry, name: str, line_index: int, tail: str) -> str:
+    """The role the entry itself states, if any."""
+    for field in ("role", "title"):
+        text = _without_contacts(entry.fields.get(field, "").replace(name, " "))
+        if text and not is_person_name(text) and len(text.split()) <= 14:
+            return text
+    tail = _without_contacts(tail.strip(" ,;:|()-–—"))
+    if tail and len(tail.split()) <= 14 and ROLE_WORDS.search(tail):
+        return tail
+    after = entry.lines[line_index + 1 :] if line_index >= 0 else entry.lines
+    for line in after[:2]:
+        line = _without_contacts(line)
+        if line and line != name and len(line.split()) <= 14 and ROLE_WORDS.search(line) and not _sentence(line):
+            return line
+    return ""
+
+
+_VERB = re.compile(r"\b(?:is|was|am|are|were|has|have|had|joined|received|obtained|works?|worked|leads?|studies"
+                   r"|studied|focuses|interested)\b", re.I)
+
+
+def _sentence(line: str) -> bool:
+    """A line of a biography ("Jane is a PhD student in …"), not a role."""
+    return bool(_VERB.search(line)) or (line.endswith(".") and len(line.split()) > 6)
+
+
+def _without_contacts(text: str) -> str:
+    return clean_text(_EMAIL.sub("", text)).strip(" ,;:|-–—")
+
+
+def _role(stated: str, entry: Entry, context: Context) -> str:
+    group = "" if _GENERIC_GROUP.match(context.group or "") else singular(clean_text(context.group))
+    if context.alumni:
+        step = _NEXT_STEP.search(entry.text)
+        if step:
+            return f"Alumni (now {clean_text(step.group('next')).strip(' .,;')})"
+        return "Alumni"
+    if stated and group and _NEXT_STEP.match(stated):
+        return f"{group} ({stated})"  # "Students (now Assistant Professor at X)"
+    return stated or group
+
+
+_UNCHANGED_PLURALS = ("ss", "us", "is", "ics")
+
+
+def singular(group: str) -> str:
+    """A group heading as one member's role: "PhD Students" -> "PhD Student", "Postdocs" -> "Postdoc"."""
+    head, _, last = group.rpartition(" ")
+    lowered = last.lower()
+    if lowered.endswith("ies") and len(last) > 4:
+        last = last[:-3] + "y"
+    elif lowered.endswith("s") and not lowered.endswith(_UNCHANGED_PLURALS) and len(last) > 3:
+        last = last[:-1]
+    return f"{head} {last}" if head else last
+
+
+_CITATION = re.compile(r"\b(?:19|20)\d\d\b.*\b(?:journal|proceedings|conference|vol\.|pp\.)", re.I)
+
+
+def _looks_like_citation(text: str) -> bool:
+    return len(text) > 80 and _CITATION.search(text) is not None

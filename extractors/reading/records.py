@@ -1,0 +1,195 @@
+"""Repeated records: sibling blocks of one shape are the entries of one list.
+
+A publication list, a news list, a people grid and a table of awards look alike in one way:
+the same element repeated under one parent (``li``, ``tr``, ``p``, ``div.card``, ``article``,
+``dt``/``dd`` pairs). This pass finds those groups bottom-up and decides, for each repeated
+element, whether it is one record or a container of records:
+
+- a grid row whose cells are the cards is a container (the cards are the records);
+- a group heading with its list ("PhD Students" + names, "2024" + papers) is a container;
+- a paper whose title is followed by a short list of its parts (authors, venue) is one record.
+
+Which kind of record a group holds is decided later (``classify``); this pass only says
+where records are.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from extractors.reading.tree import Box, Line
+from extractors.reading.vocabulary import heading_kind
+
+__all__ = ["Group", "find_groups", "signature"]
+
+#: Elements that are list entries even when their list has only one.
+_ITEM_TAGS = frozenset({"li", "tr", "dd", "dt-dd"})
+#: Elements whose children are never one record each (their children are).
+_WRAPPERS = frozenset({"ul", "ol", "table", "tbody", "thead", "tfoot", "dl", "menu"})
+#: Table cells are fields of their row, never entries of their own.
+_CELLS = frozenset({"td", "th"})
+#: Share of a block's text held by the records inside it above which it is a container.
+CONTAINER_COVER = 0.6
+#: Characters an element needs to be an entry.
+_MIN_SIZE = 4
+_DIGITS = re.compile(r"\d+")
+
+
+@dataclass(slots=True, eq=False)
+class Group:
+    """The records of one list: sibling boxes of one shape under ``parent``."""
+
+    parent: Box
+    signature: str
+    members: list[Box] = field(default_factory=list)
+
+
+def signature(box: Box) -> str:
+    """A box's shape for grouping: its tag and first class word (digits dropped, so ``col-6`` and
+    ``col-12`` are alike; ``odd``/``even`` striping does not split a list)."""
+    if not box.hint or box.tag in ("li", "tr", "dd", "dt-dd", "p"):
+        return box.tag
+    first = box.hint.split(None, 1)[0]
+    return f"{box.tag}.{_DIGITS.sub('', first)}"
+
+
+def find_groups(top: Box) -> dict[int, Group]:
+    """The record boxes of the page (by ``id``), each with its group."""
+    _pair_definitions(top)
+    boxes = list(top.walk())
+    repeated = _repeated_shapes(boxes)
+    records: dict[int, Group] = {}
+    covered: dict[int, int] = {}
+    sections: dict[int, int] = {}
+    for box in reversed(boxes):  # children before parents
+        inner = sum(covered.get(id(child), 0) for child in box.children if type(child) is Box)
+        sections[id(box)] = _sections_in(box, sections)
+        for group in _groups_of(box, covered, repeated, sections):
+            for member in group.members:
+                records[id(member)] = group
+                inner += member.size - covered.get(id(member), 0)
+        covered[id(box)] = inner
+    return records
+
+
+def _entries_of(box: Box) -> list[Box]:
+    # A photo alone or a stray character is not an entry; a heading or its wrapper is a title.
+    return [
+        child
+        for child in box.children
+        if type(child) is Box and child.size >= _MIN_SIZE and not child.level and not _is_heading_wrapper(child)
+    ]
+
+
+def _repeated_shapes(boxes: list[Box]) -> dict[tuple[str, str], int]:
+    """(parent shape, child shape) pairs that repeat somewhere on the page, with the largest size of
+    such a child: the last row of a grid may hold a single card, and it is a card all the same."""
+    pairs: dict[tuple[str, str], int] = {}
+    for box in boxes:
+        sizes: dict[str, list[int]] = {}
+        for child in _entries_of(box):
+            sizes.setdefault(signature(child), []).append(child.size)
+        for shape, found in sizes.items():
+            if len(found) >= 2:
+                key = (signature(box), shape)
+                pairs[key] = max(pairs.get(key, 0), *found)
+    return pairs
+
+
+def _lone_card(box: Box, group: Group, repeated: dict[tuple[str, str], int]) -> bool:
+    """A single child shaped like the repeated children of boxes shaped like its parent, and no
+    larger than they are (a page's one content column is not a card)."""
+    largest = repeated.get((signature(box), group.signature))
+    return largest is not None and group.members[0].size <= 2 * largest
+
+
+def _sections_in(box: Box, sections: dict[int, int]) -> int:
+    """How many section headings a box holds: headings that name a kind of item ("Publications",
+    "Students"); a card's heading (a person's name, a paper's title) is not one."""
+    count = 0
+    for child in box.children:
+        if type(child) is not Box:
+            continue
+        if child.level:
+            if heading_kind(child.text):
+                count += 1
+        else:
+            count += sections.get(id(child), 0)
+    return count
+
+
+def _groups_of(
+    box: Box, covered: dict[int, int], repeated: dict[tuple[str, str], int], sections: dict[int, int]
+) -> list[Group]:
+    by_shape: dict[str, Group] = {}
+    for child in _entries_of(box):
+        if sections.get(id(child), 0) >= (1 if child.tag == "tr" or box.tag in ("body",) else 2):
+            continue  # a block with sections of its own is a part of the page, not an entry
+        by_shape.setdefault(signature(child), Group(box, signature(child))).members.append(child)
+    groups = []
+    for group in by_shape.values():
+        single_item = group.members[0].tag in _ITEM_TAGS and box.tag in _WRAPPERS | {"body", "div"}
+        if len(group.members) < 2 and not single_item and not _lone_card(box, group, repeated):
+            continue
+        if group.members[0].tag in _WRAPPERS or group.members[0].tag in _CELLS:
+            continue
+        records = [m for m in group.members if not _is_container(m, covered)]
+        if len(records) * 2 < len(group.members):
+            continue  # mostly containers: their records are the list entries
+        if group.members[0].tag == "tr":
+            records = [r for r in records if not _is_header_row(r)]
+        group.members = records
+        if records:
+            groups.append(group)
+    return groups
+
+
+def _is_container(box: Box, covered: dict[int, int]) -> bool:
+    inner = covered.get(id(box), 0)
+    if inner < CONTAINER_COVER * box.size:
+        return False
+    # A record whose own words stand before a short list of its parts (a title, then authors and
+    # venue as sub-items) is one record; a label before a list ("2024", "PhD Students") is a container.
+    own = box.size - inner
+    return own < 30 or _nested_entries(box) > 4
+
+
+def _nested_entries(box: Box) -> int:
+    return max((len(b.boxes()) for b in box.walk() if b.tag in ("ul", "ol", "tbody", "table")), default=0)
+
+
+def _is_heading_wrapper(box: Box) -> bool:
+    """A block that holds nothing but a heading (``<div class="col"><h2>Students</h2></div>``)."""
+    kids = box.children
+    while len(kids) == 1 and type(kids[0]) is Box and not kids[0].level:
+        kids = kids[0].children
+    return len(kids) == 1 and type(kids[0]) is Box and kids[0].level > 0
+
+
+def _is_header_row(row: Box) -> bool:
+    cells = row.boxes()
+    return bool(cells) and all(cell.tag == "th" for cell in cells)
+
+
+def _pair_definitions(top: Box) -> None:
+    """Each ``dt`` with the ``dd`` elements after it becomes one ``dt-dd`` box: a definition list
+    is a list of (term, description) entries ("2024" / news text, "Jane Doe" / "PhD student")."""
+    for box in list(top.walk()):
+        if box.tag != "dl" or not any(type(c) is Box and c.tag == "dt" for c in box.children):
+            continue
+        paired: list[Box | Line] = []
+        current: Box | None = None
+        for child in box.children:
+            if type(child) is Box and child.tag == "dt":
+                current = Box("dt-dd", "", [child], size=child.size, parent=box)
+                child.parent = current
+                paired.append(current)
+            elif type(child) is Box and child.tag == "dd" and current is not None:
+                current.children.append(child)
+                child.parent = current
+                current.size += child.size
+            else:
+                current = None
+                paired.append(child)
+        box.children = paired

@@ -1,0 +1,145 @@
+"""Reading a position from an entry: title, organisation, start, end.
+
+"2023/06 – Present  Research Scientist, **Acme Labs**", "Acme Labs, Research Scientist,
+2020–2021", "Research Scientist at Acme Labs (2020)", a table row with its date cell.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from extractors.reading.context import Context, Reading, is_noise
+from extractors.reading.dates import find_range, parse_date_text
+from extractors.reading.entries import Entry
+from extractors.reading.people import ROLE_WORDS
+from watcher.records import Record, Role
+from watcher.text import clean_text, clean_title, normalise_key
+
+__all__ = ["EDUCATION_WORDS", "ORG_WORDS", "dedupe_roles", "parse_role_line", "read_role"]
+
+ORG_WORDS = re.compile(
+    r"\b(?:university|universit\w+|institute|college|school|lab|laboratory|labs|research|inc|ltd|corp\w*"
+    r"|company|group|center|centre|academy|foundation|department|dept|ai|team|hospital|clinic|council"
+    r"|agency|bank|observatory|museum|society|ministry|google|microsoft|meta|amazon|apple|ibm|nvidia)\b",
+    re.I,
+)
+EDUCATION_WORDS = re.compile(
+    r"\b(?:ph\.?\s?d|m\.?\s?sc?\b|b\.?\s?sc?\b|b\.?\s?eng|m\.?\s?eng|bachelor|master|doctor|mba|degree|b\.?a\.?\b"
+    r"|m\.?a\.?\b|diploma|habilitation)",
+    re.I,
+)
+_SINGLE = re.compile(
+    r"(?:\(\s*(?P<p>[^()]{4,30}?)\s*\)|(?:since|from|in)\s+(?P<s>[A-Za-z]{0,9}\.?\s?(?:19|20)\d\d)"
+    r"|,\s*(?P<c>[A-Za-z]{0,9}\.?\s?(?:19|20)\d\d)\s*$)",
+    re.I,
+)
+_WEB_ADDRESS = re.compile(r"\s*\((?:[\w-]+\.)+[a-z]{2,}\)")
+_NEXT_SENTENCE = re.compile(r"[a-z]{3,}[.!?]\s+[A-Z][a-z]+\s+\w+\s+\w+")
+_TRAILING_AT = re.compile(r"\s+(?:at|@|in|with)$")
+_LEADING_AS = re.compile(r"^(?:as|,)\s+")
+_TITLE_AT_ORG = re.compile(r"^(?P<t>.+?)\s+(?:at|@)\s+(?P<o>.+)$")
+_ROLE_PARTS = re.compile(r"\s*(?:,|;|\s[|–—-]\s|\s·\s)\s*")
+
+
+def read_role(entry: Entry, context: Context) -> Reading | None:
+    """The position an entry states, or None."""
+    bold = tuple(s.text for s in entry.spans if s.kind in ("bold", "italic"))
+    lines = [line for line in entry.lines if not is_noise(line)]
+    if not lines:
+        return None
+    if entry.cells and len(entry.cells) >= 2:
+        role = parse_role_line(" , ".join(entry.cells), bold)
+    else:
+        role = parse_role_line(lines[0], bold)
+        if (role is None or (role.start is None and len(lines) > 1)) and len(lines[0].split()) <= 10:
+            joined = parse_role_line(" ".join(lines[:2]), bold)
+            role = joined if joined is not None and (role is None or joined.start) else role
+    if role is None:
+        return None
+    score = 0.3 + (0.35 if role.start or role.end else 0.0) + (0.2 if ROLE_WORDS.search(role.title) else 0.0)
+    score += 0.1 if role.organization else 0.0
+    return Reading(role, min(score, 1.0))
+
+
+def parse_role_line(line: str, emphasis: Sequence[str] = ()) -> Role | None:
+    """A position from one line; None for prose or a line without a title."""
+    text = clean_text(line)
+    if not text or len(text) > 200 or is_noise(text):
+        return None
+    start = end = None
+    rest = text
+    if found := find_range(text):
+        start, end, lo, hi = found
+        rest = f"{text[:lo]} {text[hi:]}".strip()
+    elif m := _SINGLE.search(text):
+        raw = m.group("p") or m.group("s") or m.group("c")
+        start = parse_date_text(raw) if raw else None
+        if start is not None:
+            rest = f"{text[: m.start()]} {text[m.end() :]}".strip()
+    rest = _WEB_ADDRESS.sub("", rest).strip(" ,;:.-–—|()")
+    if not rest or len(rest.split()) > 16 or _NEXT_SENTENCE.search(rest):
+        return None
+    title, organization = _split_title_org(rest, emphasis)
+    if not title:
+        return None
+    if start is None and end is None and not ROLE_WORDS.search(title):
+        return None
+    return Role(title=title, organization=organization, start=start, end=end)
+
+
+def _split_title_org(rest: str, emphasis: Sequence[str]) -> tuple[str, str | None]:
+    for emph in emphasis:
+        emph = clean_text(emph).strip(" ,.")
+        if not emph or emph not in rest or emph == rest or ROLE_WORDS.search(emph):
+            continue
+        index = rest.index(emph)
+        before = _TRAILING_AT.sub("", rest[:index].strip(" ,;:-–—|@"))
+        after = rest[index + len(emph) :].strip(" ,;:.-–—|")
+        if before and (ROLE_WORDS.search(before) or not ROLE_WORDS.search(after)):
+            return clean_title(before), clean_title(f"{emph} {after}" if after else emph)
+        if after:
+            return clean_title(_LEADING_AS.sub("", after)), clean_title(f"{before} {emph}".strip())
+    if m := _TITLE_AT_ORG.match(rest):
+        return clean_title(m.group("t")), clean_title(m.group("o"))
+    parts = [p.strip() for p in _ROLE_PARTS.split(rest) if p.strip()]
+    if len(parts) < 2:
+        return clean_title(rest), None
+    for i, part in enumerate(parts):
+        if ROLE_WORDS.search(part):
+            others = [p for j, p in enumerate(parts) if j != i]
+            return clean_title(part), clean_title(", ".join(others)) or None
+    return clean_title(parts[0]), clean_title(", ".join(parts[1:])) or None
+
+
+def dedupe_roles(records: list[Record]) -> list[Record]:
+    """Drop a role that repeats another (a biography names the position a dated list gives too);
+    of the two, the one with more detail (dates, organisation) is kept, in the first one's place."""
+    out: list[Record] = []
+    roles: dict[int, Role] = {}  # the roles kept, by their position in ``out``
+    for record in records:
+        if isinstance(record, Role):
+            twin = next((i for i, role in roles.items() if _same_role(role, record)), None)
+            if twin is not None:
+                if _detail(record) > _detail(roles[twin]):
+                    out[twin] = roles[twin] = record
+                continue
+            roles[len(out)] = record
+        out.append(record)
+    return out
+
+
+def _same_role(first: Role, second: Role) -> bool:
+    return (
+        normalise_key(first.title) == normalise_key(second.title)
+        and (first.start == second.start or not first.start or not second.start)
+        and (
+            normalise_key(first.organization) == normalise_key(second.organization)
+            or not first.organization
+            or not second.organization
+        )
+    )
+
+
+def _detail(role: Role) -> int:
+    return sum(1 for value in (role.organization, role.start, role.end) if value)

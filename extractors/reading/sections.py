@@ -1,0 +1,158 @@
+"""Sections: the page cut by its headings, with its records and loose lines placed in them.
+
+Headings are ``h1``-``h6`` outside records, and lines that stand as headings: a short line
+that is all bold ("**Awards**"), or a short title line ending in a colon ("Selected papers:").
+A heading's section holds what follows it until a heading of the same or a higher level, or
+until the sectioning element (``section``, ``article``, ``aside``, ``main``) it sits in ends.
+Class and id words of the elements around a record that name a kind ("publications",
+"news") are kept as landmarks, for pages whose lists carry no heading.
+
+Small sections in a row whose headings are record titles (a person's name over their role, a
+paper's title over its authors) are records themselves: ``Section.is_card``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from extractors.reading.records import Group
+from extractors.reading.tree import Box, Line
+from extractors.reading.vocabulary import heading_kind, hint_kind, is_year_heading
+
+__all__ = ["Placed", "Section", "segment"]
+
+#: Elements that end the scope of the headings inside them.
+_SECTIONING = frozenset({"section", "article", "aside", "main", "body", "header"})
+_PSEUDO_LEVEL = 6.5
+_COLON_HEADING = re.compile(r"^[A-Z][\w&/'’ ,-]{1,50}:$")
+_SENTENCE_END = re.compile(r"[.!?]$")
+#: Permalink marks generators put beside headings ("Publications #", "News ¶").
+_ANCHOR_MARKS = " #¶§🔗⚓"
+
+
+@dataclass(slots=True, eq=False)
+class Placed:
+    """One thing in a section: a record box of a group, or a loose line in the box that holds it."""
+
+    box: Box
+    group: Group | None = None
+    line: Line | None = None
+    #: Kinds named by the class/id words of the elements around it, innermost first.
+    landmarks: tuple[str, ...] = ()
+
+
+@dataclass(slots=True, eq=False)
+class Section:
+    heading: str
+    level: float
+    parent: Section | None = None
+    items: list[Placed] = field(default_factory=list)
+    children: list[Section] = field(default_factory=list)
+    #: The heading's own box (to tell where it stands), None for the page top and pseudo-headings.
+    heading_box: Box | None = None
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        names: list[str] = []
+        section: Section | None = self
+        while section is not None:
+            if section.heading:
+                names.append(section.heading)
+            section = section.parent
+        return tuple(reversed(names))
+
+    def walk(self) -> Iterator[Section]:
+        stack: list[Section] = [self]
+        while stack:
+            section = stack.pop()
+            yield section
+            stack.extend(reversed(section.children))
+
+    @property
+    def size(self) -> int:
+        """Characters of text in the section, its subsections included."""
+        total = 0
+        for section in self.walk():
+            for item in section.items:
+                total += len(item.line.text) if item.line is not None else item.box.size
+        return total
+
+    def is_card(self) -> bool:
+        """Whether this section is one record: a title-like heading over a small body."""
+        if self.children or not self.heading or heading_kind(self.heading) or is_year_heading(self.heading):
+            return False
+        if len({id(item.group) for item in self.items if item.group is not None}) > 1:
+            return False
+        return self.size <= 600
+
+
+def segment(top: Box, records: dict[int, Group]) -> Section:
+    """The page's section tree: records and loose lines placed under their headings."""
+    root = Section("", 0)
+    current = root
+    landmarks: list[str] = []
+    # Work items: a box to visit, a line to place, or a marker that closes a box's scope.
+    stack: list[tuple[str, object, object]] = [("box", top, None)]
+    while stack:
+        what, thing, extra = stack.pop()
+        if what == "close":
+            if thing is not None:
+                current = thing  # type: ignore[assignment]
+            del landmarks[extra:]  # type: ignore[misc]
+            continue
+        if what == "line":
+            line, holder = thing, extra
+            current = _place_line(current, line, holder, landmarks)  # type: ignore[arg-type]
+            continue
+        box: Box = thing  # type: ignore[assignment]
+        group = records.get(id(box))
+        if group is not None:
+            current.items.append(Placed(box, group, landmarks=tuple(reversed(landmarks))))
+            continue
+        if box.level:
+            text = box.text.strip(_ANCHOR_MARKS)
+            if text:
+                current = _open(current, text, box.level, box)
+            continue
+        sectioning = box.tag in _SECTIONING
+        kind = hint_kind(box.hint) if box.hint else None
+        if sectioning or kind:
+            # When the box ends, its headings' scope ends (sectioning elements) and its landmark.
+            stack.append(("close", current if sectioning else None, len(landmarks)))
+            if kind:
+                landmarks.append(kind)
+        for child in reversed(box.children):
+            if type(child) is Box:
+                stack.append(("box", child, None))
+            else:
+                stack.append(("line", child, box))
+    return root
+
+
+def _open(current: Section, heading: str, level: float, box: Box | None) -> Section:
+    parent = current
+    while parent.parent is not None and parent.level >= level:
+        parent = parent.parent
+    section = Section(heading, level, parent, heading_box=box)
+    parent.children.append(section)
+    return section
+
+
+def _place_line(current: Section, line: Line, holder: Box, landmarks: list[str]) -> Section:
+    if line.text and _is_heading_line(line):
+        return _open(current, line.text.rstrip(":").strip(), _PSEUDO_LEVEL, None)
+    current.items.append(Placed(holder, None, line, tuple(reversed(landmarks))))
+    return current
+
+
+def _is_heading_line(line: Line) -> bool:
+    """A short line standing as a heading: all of it bold, or a title ending in a colon."""
+    text = line.text
+    if len(text) > 60 or len(text.split()) > 8 or _SENTENCE_END.search(text):
+        return False
+    bold = sum(len(s.text) for s in line.spans if s.kind == "bold")
+    if bold >= 0.9 * len(text) and not any(s.kind == "link" for s in line.spans):
+        return True
+    return bool(_COLON_HEADING.match(text)) and len(text.split()) <= 5

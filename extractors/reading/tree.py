@@ -1,0 +1,365 @@
+"""The page as a tree of blocks and lines: what every later pass of the reading works on.
+
+HTML, markdown (rendered to HTML first) and plain text all become the same shape: a
+``Box`` per block element (``div``, ``li``, ``tr``, ``h2`` …) whose children are boxes and
+``Line`` objects, one per visual line of inline text (a ``<br>`` or a block boundary ends a
+line). Inline markup survives as ``Span`` objects on the line: links with their targets, bold
+and italic text, images' alt text, and text whose class names a field ("title", "authors",
+"venue", "date", "name", "role" …). Furniture (scripts, navigation, footers, hidden text) is
+left out.
+
+The walk is iterative, so a page nested a million levels deep cannot exhaust the stack, and it
+stops adding text past ``MAX_TEXT`` characters: a page that large is read as far as that.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from watcher.text import clean_text
+
+__all__ = [
+    "MAX_TEXT",
+    "Box",
+    "Line",
+    "Span",
+    "field_of",
+    "measure",
+    "tree_from_html",
+    "tree_from_markdown",
+    "tree_from_plain_text",
+]
+
+#: Characters of text read from one page; past this the rest of the page is not read.
+MAX_TEXT = 2_000_000
+
+
+@dataclass(slots=True)
+class Span:
+    """Inline markup on a line: ``kind`` is "link", "bold", "italic", "image" or a field name."""
+
+    kind: str
+    text: str
+    href: str = ""
+
+
+@dataclass(slots=True)
+class Line:
+    text: str
+    spans: list[Span] = field(default_factory=list)
+
+
+@dataclass(slots=True, eq=False)
+class Box:
+    """A block element: its tag, its class and id words, and its children in page order."""
+
+    tag: str
+    hint: str = ""
+    children: list[Box | Line] = field(default_factory=list)
+    #: 1-6 for a heading element, else 0.
+    level: int = 0
+    #: The field its class names ("title", "authors" …), or "".
+    field: str = ""
+    #: Characters of text in the box and everything below it (set by ``measure``).
+    size: int = 0
+    parent: Box | None = None
+
+    def walk(self) -> Iterator[Box]:
+        """This box and every box below it, in page order."""
+        stack: list[Box] = [self]
+        while stack:
+            box = stack.pop()
+            yield box
+            stack.extend(reversed([c for c in box.children if type(c) is Box]))
+
+    def lines(self) -> Iterator[Line]:
+        """Every line in the box, in page order."""
+        for _box, line in self.items():
+            yield line
+
+    def items(self) -> Iterator[tuple[Box, Line]]:
+        """Every line in the box with the box that holds it, in page order."""
+        stack: list[tuple[Box, int]] = [(self, 0)]
+        while stack:
+            box, index = stack.pop()
+            children = box.children
+            while index < len(children):
+                child = children[index]
+                index += 1
+                if type(child) is Line:
+                    yield box, child
+                else:
+                    stack.append((box, index))
+                    stack.append((child, 0))  # type: ignore[arg-type]
+                    break
+
+    def boxes(self) -> list[Box]:
+        return [c for c in self.children if type(c) is Box]
+
+    @property
+    def text(self) -> str:
+        return " ".join(line.text for line in self.lines() if line.text)
+
+
+def measure(top: Box) -> Box:
+    """Fill in every box's ``size`` (children before parents) and ``parent``."""
+    for box in reversed(list(top.walk())):
+        total = 0
+        for child in box.children:
+            if type(child) is Line:
+                total += len(child.text) + 1
+            else:
+                child.parent = box  # type: ignore[union-attr]
+                total += child.size  # type: ignore[union-attr]
+        box.size = total
+    return top
+
+
+# ------------------------------------------------------------------ fields named by classes
+
+#: Class or id words that name what an element holds, in the words templates use for it.
+_FIELD_WORDS: tuple[tuple[str, str], ...] = (
+    ("authors", r"authors?|byline|creators?"),
+    ("venue", r"venue|journal|conference|booktitle|publisher|periodical|publication-?venue|pub-?venue|source"),
+    ("date", r"date|time|when|posted|published|year|day"),
+    ("name", r"name|fullname|person-?name|member-?name|people-?name"),
+    ("role", r"role|position|job|jobtitle|designation|occupation|status|subtitle|degree"),
+    ("affiliation", r"affiliations?|institution|organi[sz]ation|org|company|employer|university"),
+    ("title", r"\w*title|headline|heading"),
+    ("abstract", r"abstract|summary|tldr|teaser|excerpt|description|desc|bio|biography|details?"),
+    ("links", r"links?|buttons?|btns?|badges?|actions?|tags?|icons?|social"),
+)
+_FIELD_TOKEN = re.compile(
+    "|".join(f"(?P<{name}>^(?:{words})$)" for name, words in _FIELD_WORDS), re.I
+)
+_HINT_SPLIT = re.compile(r"[\s_\-:]+")
+#: Class words of text a reader never sees (screen-reader labels, hidden toggles).
+_HIDDEN = frozenset({"hidden", "d-none", "sr-only", "visually-hidden", "screen-reader-text", "hide"})
+
+
+def field_of(hint: str) -> str:
+    """The field a class/id attribute names ("pub-title" -> "title"; "" when none).
+
+    The last word that names a field wins: "paper-authors" is authors, "author-title" a title.
+    """
+    found = ""
+    for token in _HINT_SPLIT.split(hint):
+        if token and (m := _FIELD_TOKEN.match(token)):
+            found = m.lastgroup or found
+    return found
+
+
+# ------------------------------------------------------------------ HTML
+
+_SKIP = frozenset(
+    {
+        "script", "style", "noscript", "template", "svg", "head", "title", "iframe", "object", "canvas",
+        "video", "audio", "math", "select", "button", "nav", "footer", "-comment", "input", "textarea",
+        "option", "map", "link", "meta",
+    }
+)
+_HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+_BLOCKS = frozenset(
+    {
+        "p", "div", "li", "tr", "td", "th", "ul", "ol", "dl", "dt", "dd", "table", "tbody", "thead", "tfoot",
+        "section", "article", "blockquote", "pre", "main", "aside", "figure", "figcaption", "center", "address",
+        "details", "summary", "caption", "header", "hgroup", "fieldset", "legend", "form", "body", "html", "hr",
+        "menu", "dir", "listing", "papertitle-block",
+    }
+)
+_BOLD = frozenset({"b", "strong"})
+_ITALIC = frozenset({"i", "em", "cite", "var", "dfn"})
+_EXIT = object()
+
+
+class _Builder:
+    """One walk over a lexbor tree, gathering inline text into lines of the open block."""
+
+    __slots__ = ("frags", "read", "spans")
+
+    def __init__(self) -> None:
+        self.frags: list[str] = []
+        self.spans: list[Span] = []
+        self.read = 0
+
+    def flush(self, box: Box) -> None:
+        text = clean_text("".join(self.frags)) if self.frags else ""
+        self.frags.clear()
+        if text:
+            self.read += len(text)
+            box.children.append(Line(text, self.spans[:]))
+        elif any(span.kind == "image" for span in self.spans):
+            box.children.append(Line("", self.spans[:]))  # a photo alone on its line still tells
+        self.spans.clear()
+
+    def build(self, root: LexborNode) -> Box:
+        top = Box("body")
+        stack: list[object] = [(root, top, True)]
+        while stack:
+            item = stack.pop()
+            if item is _EXIT:
+                box = stack.pop()
+                self.flush(box)  # type: ignore[arg-type]
+                continue
+            node, box, is_root = item  # type: ignore[misc]
+            if is_root:
+                self._push_children(stack, node, box)
+                continue
+            self._visit(stack, node, box)
+            if self.read > MAX_TEXT:
+                break
+        self.flush(top)
+        return top
+
+    @staticmethod
+    def _push_children(stack: list[object], node: LexborNode, box: Box) -> None:
+        kids = []
+        child = node.child
+        while child is not None:
+            kids.append(child)
+            child = child.next
+        for kid in reversed(kids):
+            stack.append((kid, box, False))
+
+    def _visit(self, stack: list[object], node: LexborNode, box: Box) -> None:
+        tag = node.tag
+        if tag == "-text":
+            text = node.text_content
+            if text:
+                self.frags.append(text)
+            return
+        if tag in _SKIP:
+            return
+        attrs = node.attributes if tag != "br" else {}
+        if attrs and _is_hidden(attrs):
+            return
+        if tag == "br":
+            self.flush(box)
+            return
+        if tag == "img":
+            alt = clean_text(attrs.get("alt") or "")
+            self.spans.append(Span("image", alt, attrs.get("src") or ""))
+            return
+        level = _HEADINGS.get(tag, 0)
+        if level or tag in _BLOCKS:
+            self.flush(box)
+            hint = _hint(attrs)
+            child = Box(tag, hint, [], level, field_of(hint) if hint else "")
+            box.children.append(child)
+            stack.append(child)
+            stack.append(_EXIT)
+            self._push_children(stack, node, child)
+            return
+        self._inline(node, tag, attrs)
+        self._push_children(stack, node, box)
+
+    def _inline(self, node: LexborNode, tag: str, attrs: dict[str, str | None]) -> None:
+        kind = ""
+        href = ""
+        if tag == "a":
+            href = attrs.get("href") or ""
+            if href.startswith(("javascript:", "#")):
+                href = ""
+            kind = "link"
+        elif tag in _BOLD:
+            kind = "bold"
+        elif tag in _ITALIC:
+            kind = "italic"
+        hint = _hint(attrs) if attrs else ""
+        named = field_of(hint) if hint else ""
+        if tag == "papertitle":
+            named = "title"
+        if not kind and not named:
+            return
+        text = clean_text(node.text(deep=True, separator=" "))
+        if not text and tag != "a":
+            return
+        if kind:
+            self.spans.append(Span(kind, text, href))
+        if named:
+            self.spans.append(Span(named, text))
+
+
+def _hint(attrs: dict[str, str | None]) -> str:
+    cls = attrs.get("class") or ""
+    ident = attrs.get("id") or ""
+    return f"{cls} {ident}".strip().lower() if ident else cls.lower()
+
+
+def _is_hidden(attrs: dict[str, str | None]) -> bool:
+    if "hidden" in attrs or attrs.get("aria-hidden") == "true":
+        return True
+    cls = attrs.get("class")
+    if cls and any(word in _HIDDEN for word in cls.lower().split()):
+        return True
+    style = attrs.get("style")
+    return bool(style) and "display:none" in style.replace(" ", "").lower()  # type: ignore[union-attr]
+
+
+def tree_from_html(html: str | LexborHTMLParser) -> Box:
+    """The page tree of an HTML document (or of an already parsed one)."""
+    parsed = LexborHTMLParser(html) if isinstance(html, str) else html
+    root = parsed.body or parsed.root
+    if root is None:
+        return Box("body")
+    return measure(_Builder().build(root))
+
+
+# ------------------------------------------------------------------ markdown and plain text
+
+_FRONT_MATTER = re.compile(r"\A\ufeff?---[ \t]*\r?\n.*?\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.S)
+_LIQUID = re.compile(r"{%-?[^%]*-?%}|{{-?[^}]*-?}}")
+_KRAMDOWN_ATTRIBUTES = re.compile(r"{:[^}\n]*}")
+
+
+def strip_front_matter(text: str) -> str:
+    match = _FRONT_MATTER.match(text)
+    return text[match.end() :] if match else text
+
+
+def tree_from_markdown(text: str) -> Box:
+    """The page tree of a markdown document: rendered to HTML (inline HTML kept), then read as HTML.
+
+    Front matter, Liquid tags and kramdown attribute lists are template code, not text.
+    """
+    body = strip_front_matter(text)
+    if "{" in body:
+        body = _KRAMDOWN_ATTRIBUTES.sub("", _LIQUID.sub("", body))
+    return tree_from_html(f"<body>{_markdown().render(body)}</body>")
+
+
+@functools.cache
+def _markdown() -> Any:
+    """The markdown renderer, built once (building it costs more than rendering a page)."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": True}).enable("table")
+
+
+_PLAIN_HEADING = re.compile(r"^[A-Z][\w&/'’ -]{1,60}:?$")
+
+
+def tree_from_plain_text(text: str) -> Box:
+    """The page tree of plain text: blank-line separated paragraphs of lines; a short title-like
+    line standing alone is a heading."""
+    top = Box("body")
+    for paragraph in re.split(r"\n\s*\n", text.replace("\r\n", "\n")):
+        lines = [clean_text(line) for line in paragraph.split("\n")]
+        lines = [line for line in lines if line]
+        if not lines:
+            continue
+        if len(lines) == 1 and _is_plain_heading(lines[0]):
+            top.children.append(Box("h3", "", [Line(lines[0].rstrip(":"))], 3))
+            continue
+        top.children.append(Box("p", "", [Line(line) for line in lines]))
+    return measure(top)
+
+
+def _is_plain_heading(line: str) -> bool:
+    return bool(_PLAIN_HEADING.match(line)) and len(line.split()) <= 5 and not any(ch.isdigit() for ch in line)

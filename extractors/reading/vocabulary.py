@@ -1,0 +1,91 @@
+"""The words pages use to name their sections, and the kind of item each announces.
+
+Shared by the section pass (headings, landmarks such as ``<section id="publications">``) and
+the classifier. Every entry is a word a person would recognise on any academic site.
+"""
+
+from __future__ import annotations
+
+import re
+
+from watcher.text import clean_text
+
+__all__ = ["KIND_OF_WORDS", "heading_kind", "hint_kind", "is_intro_heading", "is_year_heading"]
+
+#: (kind, words): the first kind whose words a heading holds wins.
+KIND_OF_WORDS: tuple[tuple[str, str], ...] = (
+    ("news", r"news|updates?|announcements?|what'?s new|latest|recent (?:news|updates|activities|events)"
+     r"|happenings|highlights|blog posts?|events"),
+    ("award", r"awards?|honou?rs?|fellowships?|prizes?|scholarships?|grants?|recognitions?|distinctions?"
+     r"|achievements?|funding"),
+    ("paper", r"publications?|papers?|preprints?|manuscripts?|articles?|research outputs?|theses|thesis"
+     r"|books?|book chapters?|chapters|proceedings|journals?|conferences?|bibliography|working papers?"
+     r"|work in progress|works? in progress|selected works?|submitted|under review|in press|patents?"
+     r"|dissertations?|reports?|peer[- ]reviewed|refereed|forthcoming|accepted|pubs"),
+    ("role", r"experiences?|positions?|employment|appointments?|education|career|work history|internships?"
+     r"|affiliations?|professional|academic positions?|work|jobs?|training|background|degrees?|cv"),
+    ("member", r"people|members?|students?|team|alumni|alumnae|postdocs?|post-?doctoral|collaborators?|interns?"
+     r"|advisees|mentees|researchers|staff|visitors|faculty|principal investigators?|\bpis?\b|scientists"
+     r"|engineers|undergrad\w*|graduates?|ph\.?\s?d\.?s?|masters?|doctoral|lab manager|director|former"
+     r"|past|fellows|our lab|affiliates|scholars|trainees|technicians?|associates|assistants|visiting"
+     r"|who we are|investigators?|advisors|our group|the team|the group"),
+)
+_KIND_PATTERN = re.compile(
+    "|".join(rf"(?P<{kind}>\b(?:{words})\b)" for kind, words in KIND_OF_WORDS), re.I
+)
+#: Where a heading's head noun phrase ends: "Publications by students" is about publications.
+_QUALIFIER = re.compile(r"\s(?:by|of|from|for|with|in|at|on|about|to)\s", re.I)
+_INTRO = re.compile(r"^(?:about(?: me| us)?|bio(?:graphy)?|short bio|introduction|welcome|home|profile|overview"
+                    r"|hi!?|hello!?)$", re.I)
+_YEARISH = re.compile(r"^(?:(?:19|20)\d\d(?:\s*[-–—/]\s*(?:(?:19|20)?\d\d|present))?|(?:before|pre-?|earlier)"
+                      r"\s*(?:19|20)\d\d|older|earlier|past|archive)$", re.I)
+_HINT_WORDS = re.compile(r"[a-z]+")
+#: Class and id words are terser and shared with page chrome ("btn-group", "list-group"): only
+#: words that name content count.
+_HINT_PATTERNS = tuple(
+    (kind, re.compile(rf"\b(?:{words})\b"))
+    for kind, words in (
+        ("news", r"news|updates|announcements"),
+        ("award", r"awards?|honou?rs|prizes"),
+        ("paper", r"publications?|papers|pubs?|bibliography|preprints"),
+        ("role", r"experiences?|employment|positions|education"),
+        ("member", r"people|members?|team|alumni|students|persons?"),
+    )
+)
+
+
+def heading_kind(heading: str) -> str | None:
+    """The kind of item a heading announces ("Selected Publications" -> "paper"), or None."""
+    text = clean_text(heading).strip(" :#*")
+    if not text or len(text) > 60 or len(text.split()) > 8:
+        return None
+    head = _QUALIFIER.split(text, maxsplit=1)[0]
+    # The last kind word of the head phrase names it: "Student Awards" are awards, "Research
+    # Assistants" people.
+    kind = None
+    for match in _KIND_PATTERN.finditer(head):
+        kind = match.lastgroup
+    if kind is None and head != text:
+        for match in _KIND_PATTERN.finditer(text):
+            kind = match.lastgroup
+    return kind
+
+
+def hint_kind(hint: str) -> str | None:
+    """The kind a class or id names ("publications", "news-list", "people-grid"), or None."""
+    if not hint:
+        return None
+    words = " ".join(_HINT_WORDS.findall(hint))
+    for kind, pattern in _HINT_PATTERNS:
+        if pattern.search(words):
+            return kind
+    return None
+
+
+def is_intro_heading(heading: str) -> bool:
+    return bool(_INTRO.match(clean_text(heading).strip(" :#*!")))
+
+
+def is_year_heading(heading: str) -> bool:
+    """A heading that groups items by time ("2024", "2019-2021", "Older")."""
+    return bool(_YEARISH.match(clean_text(heading).strip(" :#*")))

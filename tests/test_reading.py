@@ -1,0 +1,246 @@
+"""The shared reading (``extractors.reading``): its passes and field readers on invented pages."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from extractors.reading import read_html, read_markdown
+from extractors.reading.dates import find_range, leading_date, parse_date_text
+from extractors.reading.names import author_prefix, is_person_name, looks_like_authors
+from extractors.reading.vocabulary import heading_kind
+from watcher.diff import StoredItem, diff_items
+from watcher.normalise import normalise_records
+from watcher.records import Member, NewsItem, Paper, Record, record_fields
+
+
+def _read(html: str) -> list[Record]:
+    return normalise_records(read_html(html).records)
+
+
+def _of(kind: type, records: list[Record]) -> list:
+    return [r for r in records if isinstance(r, kind)]
+
+
+# ------------------------------------------------------------------ people
+
+PEOPLE = """<html><body><h1>Reef Lab</h1>
+<h2>PhD Students</h2><ul>{students}</ul>
+<h2>Alumni</h2><ul>{alumni}</ul>
+<footer><p>Copyright 2025 Reef Lab. Last updated today.</p></footer></body></html>"""
+
+
+def _members(students: str, alumni: str) -> list[Member]:
+    return _of(Member, _read(PEOPLE.format(students=students, alumni=alumni)))
+
+
+def test_a_student_who_graduates_is_one_modified_member() -> None:
+    before = _members("<li><a href='https://x.example/kai'>Kai Moreno</a>, since 2020</li>", "")
+    after = _members("", "<li><a href='https://x.example/kai'>Kai Moreno</a> (now Lecturer at Dune College)</li>")
+    assert after == [
+        Member(name="Kai Moreno", role="Alumni (now Lecturer at Dune College)", url="https://x.example/kai")
+    ]
+    result = diff_items([StoredItem(kind=m.kind, key=m.key, fields=record_fields(m)) for m in before], after)
+    assert [(c.change, c.kind) for c in result.changes] == [("modified", "member")]
+
+
+def test_lines_that_are_not_people_are_skipped() -> None:
+    members = _members("<li>We are always looking for motivated students!</li><li>Ana Ruiz</li>", "")
+    assert [m.name for m in members] == ["Ana Ruiz"]
+
+
+@pytest.mark.parametrize("text", ["Software Engineer", "Machine Learning", "Graduate Student", "Research Interests"])
+def test_job_titles_and_fields_are_not_names(text: str) -> None:
+    assert not is_person_name(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["Jane Doe", "Dr. Jane A. Doe, PhD", "Gabriel dos Santos Schmitz", "Liang (Leon) Wang"]
+)
+def test_names_in_their_usual_forms(text: str) -> None:
+    assert is_person_name(text)
+
+
+CARD_GRID = """<html><body><section class="people">
+<div class="row"><div class="col-12"><h1>Meet the Team</h1></div>
+<div class="col-12"><h2>Faculty</h2></div>
+<div class="col-4 person"><img src="a.jpg" alt=""><h3><a href="/p/ines">Ines Vidal</a></h3><p>Professor</p></div>
+<div class="col-12"><h2>Students</h2></div>
+{cards}
+</div></section></body></html>"""
+
+
+def _card(name: str, role: str) -> str:
+    return f'<div class="col-4 person"><img src="x.jpg"><h3><a href="/p/x">{name}</a></h3><p>{role}</p></div>'
+
+
+def test_person_cards_under_group_headings() -> None:
+    html = CARD_GRID.format(cards=_card("Tom Okafor", "PhD Student") + _card("Lea Brandt", "Master Student"))
+    members = _of(Member, _read(html))
+    assert [(m.name, m.role) for m in members] == [
+        ("Ines Vidal", "Professor"),
+        ("Tom Okafor", "PhD Student"),
+        ("Lea Brandt", "Master Student"),
+    ]
+
+
+def test_a_grid_whose_last_row_holds_one_card_reads_that_card_too() -> None:
+    rows = "".join(
+        f'<div class="row"><div class="col-6"><h4>{a}</h4><p><i>Postdoc</i></p></div>'
+        f'<div class="col-6"><h4>{b}</h4><p><i>Postdoc</i></p></div></div>'
+        for a, b in (("Ada Kerr", "Ben Lowe"), ("Cy Moss", "Dee Nash"))
+    )
+    rows += '<div class="row"><div class="col-6"><h4>Eve Orr</h4><p><i>Postdoc</i></p></div></div>'
+    html = f"<html><body><h3>Alumni</h3>{rows}<div class='credits'>Site made with a theme</div></body></html>"
+    members = _of(Member, _read(html))
+    assert [m.name for m in members] == ["Ada Kerr", "Ben Lowe", "Cy Moss", "Dee Nash", "Eve Orr"]
+    assert all(m.role == "Alumni" for m in members)
+
+
+def test_a_table_of_alumni_reads_one_member_per_row() -> None:
+    html = """<html><body><h2>Lab Alumni</h2><table>
+    <tr><th>Name</th><th>Time in lab</th><th>Now</th></tr>
+    <tr><td><b>Nora Quist</b></td><td>2019-2023</td><td>Scientist, Example Bio</td></tr>
+    <tr><td><b>Omar Pell</b></td><td>2020-2022</td><td>Medical school</td></tr>
+    </table></body></html>"""
+    assert [m.name for m in _of(Member, _read(html))] == ["Nora Quist", "Omar Pell"]
+
+
+# ------------------------------------------------------------------ papers
+
+def test_a_bold_owner_name_in_the_author_line_is_not_the_title() -> None:
+    html = """<html><body><h2>Publications</h2><ul><li>
+    <b>Ruth Amsel</b>, Paul Fenn. <a href="https://example.org/p.pdf">Tidal Mixing in Narrow Estuaries</a>.
+    <i>Journal of Coastal Research</i>, 2023.</li></ul></body></html>"""
+    (paper,) = _of(Paper, _read(html))
+    assert paper.title == "Tidal Mixing in Narrow Estuaries"
+    assert paper.authors == ("Ruth Amsel", "Paul Fenn")
+    assert (paper.venue, paper.year) == ("Journal of Coastal Research", 2023)
+
+
+@pytest.mark.parametrize(
+    ("citation", "title", "authors"),
+    [
+        (
+            "Amsel, R. B., Fenn, P., & Ostrova, K. (2022). Salt wedges under drought. Estuaries, 45(2), 1-12.",
+            "Salt wedges under drought",
+            ("Amsel, R. B.", "Fenn, P.", "Ostrova, K."),
+        ),
+        (
+            "Amsel RB, Fenn P, Ostrova K. Salt wedges under drought. Estuaries. 2022;45:1-12.",
+            "Salt wedges under drought",
+            ("Amsel RB", "Fenn P", "Ostrova K"),
+        ),
+        (
+            'R. Amsel, P. Fenn, and K. Ostrova, "Salt wedges under drought," Estuaries, vol. 45, 2022.',
+            "Salt wedges under drought",
+            ("R. Amsel", "P. Fenn", "K. Ostrova"),
+        ),
+        (
+            "Amsel, R., Fenn, P. & Ostrova, K. Salt wedges under drought. Estuaries 45, 1–12 (2022).",
+            "Salt wedges under drought",
+            ("Amsel, R.", "Fenn, P.", "Ostrova, K."),
+        ),
+    ],
+    ids=["apa", "vancouver", "ieee", "nature"],
+)
+def test_citation_styles(citation: str, title: str, authors: tuple[str, ...]) -> None:
+    second = citation.replace("Salt", "Fresh")
+    html = f"<html><body><h2>Journal Articles</h2><ol><li>{citation}</li><li>{second}</li></ol>"
+    paper = _of(Paper, _read(html))[0]
+    assert (paper.title, paper.authors, paper.year) == (title, authors, 2022)
+
+
+def test_a_long_apa_author_list_is_read_in_linear_time() -> None:
+    names = ", ".join(f"Surname{chr(65 + i % 26)}{i}, A. B." for i in range(200))
+    citation = f"{names}, & Last, D. E. (2022). A very large collaboration. Journal of Things, 1, 2."
+    started = time.perf_counter()
+    cut = author_prefix(citation)
+    assert looks_like_authors(citation[:cut])
+    assert citation[cut:].startswith(" (2022)")
+    assert time.perf_counter() - started < 0.5  # about a millisecond; generous for a loaded machine
+
+
+# ------------------------------------------------------------------ news and dates
+
+@pytest.mark.parametrize(
+    ("line", "date", "rest"),
+    [
+        ("2023.9: We moved to a new building.", "2023-09", "We moved to a new building."),
+        ("[05/24] Paper accepted at ICML.", "2024-05", "Paper accepted at ICML."),
+        ("17/12/2021: We welcome a new student.", "2021-12-17", "We welcome a new student."),
+        ("25 April 2026 — Keynote at the Reef Forum.", "2026-04-25", "Keynote at the Reef Forum."),
+        ("Feb 2026: New grant from the sea council.", "2026-02", "New grant from the sea council."),
+        ("**Sep. 2, 2024** Talk at the harbour.", "2024-09-02", "Talk at the harbour."),
+    ],
+)
+def test_leading_dates_in_many_styles(line: str, date: str, rest: str) -> None:
+    assert leading_date(line) == (date, rest)
+
+
+def test_words_that_only_look_like_dates_are_not_dates() -> None:
+    assert leading_date("May I ask a question?") is None
+    assert leading_date("2 papers accepted") is None
+    assert parse_date_text("Older") is None
+
+
+def test_date_ranges() -> None:
+    assert find_range("2019 – present: Professor")[:2] == ("2019", None)
+    assert find_range("Sep 2020 - Jun 2022 Postdoc")[:2] == ("2020-09", "2022-06")
+
+
+def test_news_in_a_date_column_and_under_year_headings() -> None:
+    html = """<html><body><h2>News</h2><table>
+    <tr><th>Date</th><th>What</th></tr>
+    <tr><td>2026-03-01</td><td>Our paper on tides won a best paper award.</td></tr>
+    <tr><td>2026-01-15</td><td>Welcome to our new postdoc!</td></tr></table>
+    <h2>Updates</h2><h3>2025</h3><ul><li>We moved to the new marine station.</li>
+    <li>Two students defended their theses.</li></ul></body></html>"""
+    news = _of(NewsItem, _read(html))
+    assert [(n.date, n.text[:20]) for n in news] == [
+        ("2026-03-01", "Our paper on tides w"),
+        ("2026-01-15", "Welcome to our new p"),
+        ("2025", "We moved to the new "),
+        ("2025", "Two students defende"),
+    ]
+
+
+# ------------------------------------------------------------------ sections and routing
+
+@pytest.mark.parametrize(
+    ("heading", "kind"),
+    [
+        ("Publications by Students", "paper"),
+        ("Student Awards", "award"),
+        ("Research Assistants", "member"),
+        ("Honors & Awards", "award"),
+        ("Recent News", "news"),
+        ("Contact", None),
+    ],
+)
+def test_a_heading_announces_the_kind_its_head_noun_names(heading: str, kind: str | None) -> None:
+    assert heading_kind(heading) == kind
+
+
+def test_a_layout_table_around_the_whole_page_is_not_one_record() -> None:
+    html = """<html><body><table><tr><td>
+    <h2>News</h2><p>[Mar 2026] We launched the buoy array.<br>[Jan 2026] New student joined.</p>
+    <h2>Publications</h2><ul><li><b>Buoy Arrays for Tidal Energy</b>, A. Kerr, B. Lowe. Ocean Eng. 2025.</li></ul>
+    </td></tr></table></body></html>"""
+    kinds = [r.kind for r in _read(html)]
+    assert kinds.count("news") == 2 and kinds.count("paper") == 1
+
+
+def test_markdown_pages_read_like_html() -> None:
+    text = "---\ntitle: x\n---\n## News\n- **2026-02-10**: A paper was accepted.\n\n## Students\n- Jane Doe\n"
+    records = normalise_records(read_markdown(text).records)
+    assert [r.kind for r in records] == ["news", "member"]
+
+
+def test_the_reading_explains_each_list() -> None:
+    reading = read_html(PEOPLE.format(students="<li>Ana Ruiz</li><li>Bo Lind</li>", alumni=""))
+    (students,) = [report for report in reading.lists if report.records]
+    assert students.where == "Reef Lab > PhD Students"
+    assert (students.kind, students.entries, students.records) == ("member", 2, 2)
+    assert "announces member" in students.why
