@@ -95,7 +95,7 @@ def test_a_grid_whose_last_row_holds_one_card_reads_that_card_too() -> None:
     html = f"<html><body><h3>Alumni</h3>{rows}<div class='credits'>Site made with a theme</div></body></html>"
     members = _of(Member, _read(html))
     assert [m.name for m in members] == ["Ada Kerr", "Ben Lowe", "Cy Moss", "Dee Nash", "Eve Orr"]
-    assert all(m.role == "Alumni" for m in members)
+    assert all(m.role == "Alumni (Postdoc)" for m in members)
 
 
 def test_a_table_of_alumni_reads_one_member_per_row() -> None:

@@ -75,11 +75,14 @@ def read_tree(top: Box) -> Reading:
         kind = _announced(section)
         if kind is not None:
             seen_kind = True
-        elif not seen_kind or is_intro_heading(section.heading):
-            intro.extend(_section_lines(section))
+        in_intro = kind is None and (not seen_kind or is_intro_heading(section.heading))
+        if in_intro and section.heading and section.parent is not None:
+            intro.append(section.heading)
         for made_of, entries, context in _lists(section):
             decision = read_list(entries, context)
             reading.records.extend(decision.records)
+            if in_intro and decision.kind is None:
+                intro.extend(line for entry in entries for line in entry.lines)
             reading.lists.append(
                 ListReport(
                     where=" > ".join(section.path) or "(top of the page)",
@@ -195,14 +198,3 @@ def _context(section: Section) -> Context:
         current = current.parent
     return Context(section.path, kind, group, date, alumni)
 
-
-def _section_lines(section: Section) -> list[str]:
-    lines: list[str] = []
-    if section.heading and section.parent is not None:
-        lines.append(section.heading)
-    for item in section.items:
-        if item.line is not None:
-            lines.append(item.line.text)
-        else:
-            lines.extend(line.text for line in item.box.lines() if line.text)
-    return lines

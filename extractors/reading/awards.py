@@ -42,7 +42,7 @@ def read_award(entry: Entry, context: Context) -> Reading | None:
     score = 0.3 + (0.35 if AWARD_WORDS.search(line) else 0.0) + (0.2 if award.year else 0.0)
     if is_prose(line, 25):
         score -= 0.3
-    return Reading(award, max(0.0, min(score, 1.0)))
+    return Reading.of(award, score)
 
 
 def parse_award_line(line: str, link_texts: list[str] | tuple[str, ...] = ()) -> Award | None:

@@ -10,6 +10,7 @@ nothing fits is not read: an item nobody can tell is there is better than a fals
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -24,12 +25,13 @@ from watcher.records import Record
 
 __all__ = ["READERS", "Decision", "read_list"]
 
+#: The readers, cheapest first: a list is tried against each until one fits all its entries.
 READERS: Mapping[str, Callable[[Entry, Context], Reading | None]] = {
-    "paper": read_paper,
     "news": read_news,
     "member": read_member,
     "award": read_award,
     "role": read_role,
+    "paper": read_paper,
 }
 #: The score an entry needs under a heading that announces its kind.
 _ANNOUNCED = {"paper": 0.25, "news": 0.2, "member": 0.5, "award": 0.3, "role": 0.5}
@@ -56,21 +58,27 @@ def read_list(entries: Sequence[Entry], context: Context, *, min_shape_entries: 
     count = len(entries)
     announced = context.kind
     if announced is not None:
-        readings = _read_all(announced, entries, context, _ANNOUNCED[announced])
-        if len(readings) >= max(1, _ANNOUNCED_SHARE * count):
+        readings = _read_all(announced, entries, context, _ANNOUNCED[announced], 1)
+        if readings is not None and len(readings) >= max(1, _ANNOUNCED_SHARE * count):
             return Decision(
                 announced,
                 f"the heading announces {announced}; {len(readings)} of {count} entries read as {announced}",
                 tuple(r.record for r in readings),
             )
     best: tuple[float, str, list[Reading]] | None = None
+    need = max(min_shape_entries, math.ceil(_SHAPE_SHARE * count))
     for kind in READERS:
         if kind == announced:
             continue
-        readings = _read_all(kind, entries, context, _SHAPE[kind])
+        readings = _read_all(kind, entries, context, _SHAPE[kind], need)
+        if readings is None:
+            continue
         share = len(readings) / count
-        if len(readings) >= min_shape_entries and share >= _SHAPE_SHARE and (best is None or share > best[0]):
+        if best is None or share > best[0]:
             best = (share, kind, readings)
+            if share == 1.0:
+                break
+            need = max(need, len(readings) + 1)  # another kind must fit more entries to win
     if best is not None:
         share, kind, readings = best
         lead = f"the heading announces {announced}, but " if announced else ""
@@ -83,11 +91,17 @@ def read_list(entries: Sequence[Entry], context: Context, *, min_shape_entries: 
     return Decision(None, why, ())
 
 
-def _read_all(kind: str, entries: Sequence[Entry], context: Context, bar: float) -> list[Reading]:
+def _read_all(kind: str, entries: Sequence[Entry], context: Context, bar: float, need: int) -> list[Reading] | None:
+    """The entries that read as ``kind`` at ``bar``; None as soon as fewer than ``need`` can."""
     reader = READERS[kind]
     readings = []
+    misses_allowed = len(entries) - need
     for entry in entries:
         reading = reader(entry, context)
         if reading is not None and reading.score >= bar:
             readings.append(reading)
-    return readings
+        else:
+            misses_allowed -= 1
+            if misses_allowed < 0:
+                return None
+    return readings if len(readings) >= need else None

@@ -35,6 +35,11 @@ class Reading:
     record: Record
     score: float
 
+    @classmethod
+    def of(cls, record: Record, score: float) -> Reading:
+        """A reading with its score kept to 0-1 and rounded (sums of tenths are not exact)."""
+        return cls(record, round(min(max(score, 0.0), 1.0), 2))
+
 
 #: Labels of links beside a record, never a title: "PDF", "[Code]", "Project page".
 LINK_WORDS = AsciiFolded.of(

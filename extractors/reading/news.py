@@ -42,7 +42,7 @@ def read_news(entry: Entry, context: Context) -> Reading | None:
         score = 0.35
     score += 0.15 if len(text.split()) >= 4 else 0.0
     score += 0.1 if url else 0.0
-    return Reading(NewsItem(text=text, date=date, url=url), min(score, 1.0))
+    return Reading.of(NewsItem(text=text, date=date, url=url), score)
 
 
 def _date_and_lines(entry: Entry) -> tuple[str | None, list[str]]:

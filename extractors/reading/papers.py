@@ -99,7 +99,7 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
     if is_prose(text, 60) and not authors:
         score -= 0.4
     paper = Paper(title=title, authors=authors, venue=venue, year=year, url=url, doi=doi, arxiv=arxiv)
-    return Reading(paper, max(0.0, min(score, 1.0)))
+    return Reading.of(paper, score)
 
 
 # ------------------------------------------------------------------ title
@@ -113,17 +113,33 @@ def _title(entry: Entry, lines: Sequence[str], text: str) -> tuple[str | None, b
     quoted = _QUOTED.search(text) if ('"' in text or "“" in text or "«" in text) else None
     if quoted and len(quoted.group(1).split()) >= 2 and not looks_like_authors(quoted.group(1)):
         return quoted.group(1).strip(" ,."), True
-    for span in _marked(entry):
+    best: tuple[int, str] | None = None
+    for order, span in enumerate(_marked(entry)):
         if _title_like(span.text, text, lines):
-            return span.text, True
+            score = _candidate_score(span, order)
+            if best is None or score > best[0]:
+                best = (score, span.text)
+    if best is not None:
+        return best[1], True
     return _citation_title(lines, text), False
 
 
+_MARK_WEIGHT = {"link": 6, "bold": 6, "italic": 4}
+_METADATA = re.compile(r"\b(?:pmid|pmcid|doi|issn|isbn|vol|pp|if)\b|\d{4,}|=", re.I)
+
+
+def _candidate_score(span: Span, order: int) -> int:
+    """How much a marked span looks like a title: bold and links over italics (often the venue),
+    words over numbers (a linked "Journal. 2021. PMID: 123" is the venue), earlier over later."""
+    score = _MARK_WEIGHT[span.kind] - min(order, 3)
+    score += 2 if len(span.text.split()) >= 4 else 0
+    score -= 6 if _METADATA.search(span.text) else 0
+    return score
+
+
 def _marked(entry: Entry) -> list[Span]:
-    """Links first, then bold, then italic spans: where pages mark titles."""
-    order = {"link": 0, "bold": 1, "italic": 2}
-    spans = [s for s in entry.spans if s.kind in order and len(s.text.split()) >= 2]
-    return sorted(spans, key=lambda s: order[s.kind])
+    """Links, bold and italic spans of two words or more: where pages mark titles."""
+    return [s for s in entry.spans if s.kind in _MARK_WEIGHT and len(s.text.split()) >= 2]
 
 
 def _title_like(candidate: str, text: str, lines: Sequence[str]) -> bool:

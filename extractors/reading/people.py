@@ -67,7 +67,7 @@ def read_member(entry: Entry, context: Context) -> Reading | None:
         score -= 0.3
     if _looks_like_citation(text):
         score -= 0.5
-    return Reading(Member(name=name, role=role or None, url=url), max(0.0, min(score, 1.0)))
+    return Reading.of(Member(name=name, role=role or None, url=url), score)
 
 
 def _name(entry: Entry) -> tuple[str, int, str] | None:
@@ -125,14 +125,22 @@ def _without_contacts(text: str) -> str:
 
 def _role(stated: str, entry: Entry, context: Context) -> str:
     group = "" if _GENERIC_GROUP.match(context.group or "") else singular(clean_text(context.group))
-    if context.alumni:
+    if context.alumni or _labelled_alumni(entry):
         step = _NEXT_STEP.search(entry.text)
         if step:
             return f"Alumni (now {clean_text(step.group('next')).strip(' .,;')})"
-        return "Alumni"
+        return f"Alumni ({stated})" if stated and not _ALUMNI_WORDS.search(stated) else "Alumni"
     if stated and group and _NEXT_STEP.match(stated):
         return f"{group} ({stated})"  # "Students (now Assistant Professor at X)"
     return stated or group
+
+
+_ALUMNI_WORDS = re.compile(r"\b(?:alum\w*|former|past|previous)\b", re.I)
+
+
+def _labelled_alumni(entry: Entry) -> bool:
+    """A card that carries its own group label saying the person has left ("Past lab member")."""
+    return any(len(line.split()) <= 5 and _ALUMNI_WORDS.search(line) for line in entry.lines)
 
 
 _UNCHANGED_PLURALS = ("ss", "us", "is", "ics")

@@ -59,7 +59,7 @@ def read_role(entry: Entry, context: Context) -> Reading | None:
         return None
     score = 0.3 + (0.35 if role.start or role.end else 0.0) + (0.2 if ROLE_WORDS.search(role.title) else 0.0)
     score += 0.1 if role.organization else 0.0
-    return Reading(role, min(score, 1.0))
+    return Reading.of(role, score)
 
 
 def parse_role_line(line: str, emphasis: Sequence[str] = ()) -> Role | None:
