@@ -1448,10 +1448,10 @@ def records_from_markdown(text: str, plain: bool = False) -> list[Record]:
 def records_from_html(text: str) -> list[Record]:
     """Everything the shared reading finds in an HTML page: its metadata and its lists."""
     from extractors.reading import read_tree
-    from extractors.reading.tree import tree_from_html
+    from extractors.reading.tree import page_title, tree_from_html
 
     parsed = LexborHTMLParser(text)
-    return _merge(records_from_tree(parsed), read_tree(tree_from_html(parsed)).records)
+    return _merge(records_from_tree(parsed), read_tree(tree_from_html(parsed), page_title(parsed)).records)
 
 
 # ------------------------------------------------------------------ the extractor

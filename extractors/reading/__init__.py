@@ -13,6 +13,7 @@ records) for ``watcher extract --explain``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -21,11 +22,20 @@ from extractors.reading.context import Context, is_noise
 from extractors.reading.dates import parse_date_text
 from extractors.reading.entries import Entry, entry_of_box, entry_of_card, entry_of_lines, table_columns
 from extractors.reading.names import is_person_name
-from extractors.reading.owner import read_bio_roles, read_header_roles
+from extractors.reading.owner import read_bio_roles, read_header_roles, read_tagline_roles
 from extractors.reading.records import Group, find_groups
 from extractors.reading.roles import dedupe_roles
 from extractors.reading.sections import Placed, Section, segment
-from extractors.reading.tree import Box, Line, tree_from_html, tree_from_markdown, tree_from_plain_text
+from selectolax.lexbor import LexborHTMLParser
+
+from extractors.reading.tree import (
+    Box,
+    Line,
+    page_title,
+    tree_from_html,
+    tree_from_markdown,
+    tree_from_plain_text,
+)
 from extractors.reading.vocabulary import heading_kind, is_intro_heading, is_year_heading
 from watcher.records import Record
 
@@ -53,7 +63,8 @@ class Reading:
 
 
 def read_html(html: str) -> Reading:
-    return read_tree(tree_from_html(html))
+    parsed = LexborHTMLParser(html)
+    return read_tree(tree_from_html(parsed), page_title(parsed))
 
 
 def read_markdown(text: str) -> Reading:
@@ -64,10 +75,11 @@ def read_plain_text(text: str) -> Reading:
     return read_tree(tree_from_plain_text(text))
 
 
-def read_tree(top: Box) -> Reading:
-    """Every pass over a page tree."""
+def read_tree(top: Box, title: str = "") -> Reading:
+    """Every pass over a page tree; ``title`` is the document's title, which may name what the
+    whole page lists ("Publications | Jane Doe")."""
     groups = find_groups(top)
-    root = segment(top, groups)
+    root = segment(top, groups, _title_kind_part(title))
     reading = Reading()
     intro: list[str] = []
     seen_kind = False
@@ -93,12 +105,22 @@ def read_tree(top: Box) -> Reading:
                     records=len(decision.records),
                 )
             )
-    owner = read_header_roles([line for line in intro if not is_noise(line)][:12])
+    lines = [line for line in intro if not is_noise(line)]
+    owner = read_header_roles(lines[:12]) + read_tagline_roles(lines)
     for line in intro:
         owner.extend(read_bio_roles(line))
     reading.records[:0] = owner
     reading.records = dedupe_roles(reading.records)
     return reading
+
+
+_TITLE_PARTS = re.compile(r"\s+[|–—·:-]\s+|\s*[|·]\s*")
+
+
+def _title_kind_part(title: str) -> str:
+    """The part of a page title that names a kind of item ("Preprints" of "Jane Doe | Preprints")."""
+    parts = [part for part in _TITLE_PARTS.split(title) if heading_kind(part)]
+    return parts[0] if len(parts) == 1 else ""
 
 
 # ------------------------------------------------------------------ lists of a section

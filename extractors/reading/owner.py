@@ -15,7 +15,7 @@ from extractors.reading.roles import ORG_WORDS
 from watcher.records import Role
 from watcher.text import clean_text, clean_title
 
-__all__ = ["read_bio_roles", "read_header_roles"]
+__all__ = ["read_bio_roles", "read_header_roles", "read_tagline_roles"]
 
 
 def _looks_like_org(text: str) -> bool:
@@ -124,4 +124,24 @@ def read_header_roles(lines: Sequence[str]) -> list[Role]:
             organization = None
         roles.append(Role(title=clean_title(line), organization=clean_title(organization) or None))
         break
+    return roles
+
+
+_TAGLINE = re.compile(
+    r"^(?P<title>[A-Z][^,;:()]{2,60}?)\s+(?:at|for|@|in|of the)\s+(?:the\s+)?(?P<org>[A-Z][^;()]{2,80}?)\.?$"
+)
+_TAGLINE_VERB = re.compile(r"\b(?:I|I'm|my|we|is|was|am|are|were|has|have|been|will|received|joined)\b")
+
+
+def read_tagline_roles(lines: Sequence[str]) -> list[Role]:
+    """Positions the page header lists one per line: "Professor of Economics at X", "Associate
+    Editor for Y", "Affiliate Researcher at the Z Institute"."""
+    roles: list[Role] = []
+    for line in lines[:30]:
+        if len(line.split()) > 14 or _HEADER_SKIP.search(line) or _TAGLINE_VERB.search(line):
+            continue
+        match = _TAGLINE.match(line)
+        if match is None or not _ROLE_WORDS.match(match.group("title")):
+            continue
+        roles.append(Role(title=clean_title(match.group("title")), organization=clean_title(match.group("org"))))
     return roles

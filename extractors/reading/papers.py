@@ -68,7 +68,7 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
     if not lines:
         return None
     text = " ".join(lines)
-    if len(text) > 4000 or _INSTRUCTION.search(text[:300]):
+    if len(text) > 4000 or _INSTRUCTION.search(text[:300]) or _menu_item(entry, text):
         return None
     title, marked = _title(entry, lines, text)
     if not title:
@@ -185,10 +185,18 @@ def _pieces(text: str) -> list[str]:
     return [p.strip(" ,;:") for p in re.split(r"(?<=[a-z0-9)\]])\.\s+|\s[|/]\s|\s+[-–—]\s+", text) if p.strip(" ,;:")]
 
 
+_WITH = re.compile(r"\(\s*(?:joint )?with\s+([^()\[\]]{3,300})\)|\b(?:joint )?with\s+([^()\[\].;]{3,300})(?:[.;]|$)", re.I)
+
+
 def _authors(entry: Entry, lines: Sequence[str], title: str, rest: str) -> tuple[str, ...]:
     named = entry.fields.get("authors")
     if named and looks_like_authors(named):
         return _names(named)
+    # "(with Jane Doe and John Roe)": the co-authors of a page owner's own paper.
+    if "with" in rest and (co := _WITH.search(rest)):
+        names = _names(co.group(1) or co.group(2))
+        if names and all(is_person_name(name) for name in names):
+            return names
     for line in lines:
         line = line.replace(title, " ", 1).strip(" .,;:") if title in line else line
         if not line:
@@ -250,11 +258,18 @@ def _venue(entry: Entry, lines: Sequence[str], title: str, rest: str, authors: t
 
 
 _TRAILING_YEAR = re.compile(r",?\s*\(?(?:19|20)\d\d\)?\s*$")
+#: Volume, issue and pages after a venue: "92, 411-427", "vol. 5(2), pp. 1–10", "42: 501–513".
+_VOLUME_PAGES = re.compile(
+    r"[,\s]+(?:vol(?:ume)?\.?\s*)?\d{1,5}(?:\s*\(\s*[\w-]{1,9}\s*\))?"
+    r"(?:\s*[,:]\s*(?:pp?\.?\s*)?[a-z]?\d{1,7}(?:\s*[-–—]{1,2}\s*[a-z]?\d{1,7})?)?\s*$",
+    re.I,
+)
 
 
 def _clean_venue(text: str) -> str:
     text = _URL.sub("", text).rstrip(" .")
     text = _BRACKETED_YEAR.sub("", text)
+    text = _VOLUME_PAGES.sub("", text)
     text = _TRAILING_YEAR.sub("", text)
     text = _PRESENTATION.sub("", text)
     text = clean_text(text.replace('"', " ").replace("“", " ").replace("”", " "))
@@ -294,6 +309,12 @@ def _url(links: Sequence[Span], title: str) -> str | None:
         if _PAPER_HOST.search(link.href):
             return link.href
     return None
+
+
+def _menu_item(entry: Entry, text: str) -> bool:
+    """An entry that is one short link and nothing else: a menu item ("Curriculum vitae")."""
+    links = entry.links
+    return len(links) == 1 and links[0].text == text and len(text.split()) <= 5
 
 
 def _only_links(line: str, entry: Entry | None = None) -> bool:

@@ -88,9 +88,10 @@ class Section:
         return self.size <= 600
 
 
-def segment(top: Box, records: dict[int, Group]) -> Section:
-    """The page's section tree: records and loose lines placed under their headings."""
-    root = Section("", 0)
+def segment(top: Box, records: dict[int, Group], page_heading: str = "") -> Section:
+    """The page's section tree: records and loose lines placed under their headings.
+    ``page_heading`` heads the whole page (the part of its title that names a kind of item)."""
+    root = Section(page_heading, 0)
     current = root
     landmarks: list[str] = []
     # Work items: a box to visit, a line to place, or a marker that closes a box's scope.

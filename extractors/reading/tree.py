@@ -31,6 +31,7 @@ __all__ = [
     "Span",
     "field_of",
     "measure",
+    "page_title",
     "tree_from_html",
     "tree_from_markdown",
     "tree_from_plain_text",
@@ -300,6 +301,12 @@ def _is_hidden(attrs: dict[str, str | None]) -> bool:
         return True
     style = attrs.get("style")
     return bool(style) and "display:none" in style.replace(" ", "").lower()  # type: ignore[union-attr]
+
+
+def page_title(parsed: LexborHTMLParser) -> str:
+    """The document's ``<title>``, "" when it has none."""
+    node = parsed.css_first("head > title") or parsed.css_first("title")
+    return clean_text(node.text()) if node is not None else ""
 
 
 def tree_from_html(html: str | LexborHTMLParser) -> Box:
