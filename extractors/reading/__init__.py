@@ -17,6 +17,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from selectolax.lexbor import LexborHTMLParser
+
 from extractors.reading.classify import read_list
 from extractors.reading.context import Context, is_noise
 from extractors.reading.dates import parse_date_text
@@ -26,8 +28,6 @@ from extractors.reading.owner import read_bio_roles, read_header_roles, read_tag
 from extractors.reading.records import Group, find_groups
 from extractors.reading.roles import dedupe_roles
 from extractors.reading.sections import Placed, Section, segment
-from selectolax.lexbor import LexborHTMLParser
-
 from extractors.reading.tree import (
     Box,
     Line,

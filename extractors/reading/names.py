@@ -190,6 +190,9 @@ def author_prefix(text: str) -> int:
     names = 0
     initials_first = False  # surname-first style ("Doe, J."): the list's last piece is initials
     position = 0
+    lead = _ET_AL.search(text, 0, 80)
+    if lead and _author_token(text[: lead.start()]) and text[: lead.start()].strip():
+        return lead.end()  # "Buchanan et al. (2021)"
     for match in _SEPARATORS.finditer(text):
         piece = text[position : match.start()].strip()
         if piece:

@@ -113,6 +113,12 @@ def _title(entry: Entry, lines: Sequence[str], text: str) -> tuple[str | None, b
     quoted = _QUOTED.search(text) if ('"' in text or "“" in text or "«" in text) else None
     if quoted and len(quoted.group(1).split()) >= 2 and not looks_like_authors(quoted.group(1)):
         return quoted.group(1).strip(" ,."), True
+    if author_prefix(lines[0]):
+        # A citation that starts with its authors: its title is what follows them and the year,
+        # whatever the links after it say ("peer-reviewed article", "preprint").
+        structural = _citation_title(lines, text)
+        if structural and len(structural.split()) >= 2:
+            return structural, any(structural in s.text or s.text in structural for s in _marked(entry))
     best: tuple[int, str] | None = None
     for order, span in enumerate(_marked(entry)):
         if _title_like(span.text, text, lines):
@@ -185,7 +191,9 @@ def _pieces(text: str) -> list[str]:
     return [p.strip(" ,;:") for p in re.split(r"(?<=[a-z0-9)\]])\.\s+|\s[|/]\s|\s+[-–—]\s+", text) if p.strip(" ,;:")]
 
 
-_WITH = re.compile(r"\(\s*(?:joint )?with\s+([^()\[\]]{3,300})\)|\b(?:joint )?with\s+([^()\[\].;]{3,300})(?:[.;]|$)", re.I)
+_WITH = re.compile(
+    r"\(\s*(?:joint )?with\s+([^()\[\]]{3,300})\)|\b(?:joint )?with\s+([^()\[\].;]{3,300})(?:[.;]|$)", re.I
+)
 
 
 def _authors(entry: Entry, lines: Sequence[str], title: str, rest: str) -> tuple[str, ...]:
@@ -246,6 +254,8 @@ def _venue(entry: Entry, lines: Sequence[str], title: str, rest: str, authors: t
     author_text = ", ".join(authors)
     for line in lines:
         line = line.replace(title, " ", 1) if title in line else line
+        if authors and (cut := author_prefix(line.strip())):
+            line = _YEAR_IN_PARENS.sub("", line.strip()[cut:].lstrip(" .,:"))
         for piece in _pieces(line):
             bare = _VENUE_PREFIX.sub("", piece)
             if not bare or looks_like_authors(bare) or bare in author_text or LINK_WORDS.match(bare):

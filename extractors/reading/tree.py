@@ -108,8 +108,13 @@ class Box:
         return " ".join(line.text for line in self.lines() if line.text)
 
 
+#: Longer than this, a heading element is a whole entry set in heading type, not a heading.
+MAX_HEADING = 160
+
+
 def measure(top: Box) -> Box:
-    """Fill in every box's ``size`` (children before parents) and ``parent``."""
+    """Fill in every box's ``size`` (children before parents) and ``parent``; a heading element
+    that holds a whole entry (a long citation, a list) is read as an ordinary block."""
     for box in reversed(list(top.walk())):
         total = 0
         for child in box.children:
@@ -119,6 +124,8 @@ def measure(top: Box) -> Box:
                 child.parent = box  # type: ignore[union-attr]
                 total += child.size  # type: ignore[union-attr]
         box.size = total
+        if box.level and (total > MAX_HEADING or any(type(c) is Box and c.tag in _LIST_TAGS for c in box.children)):
+            box.level = 0
     return top
 
 
@@ -175,6 +182,7 @@ _BLOCKS = frozenset(
     }
 )
 _BOLD = frozenset({"b", "strong"})
+_LIST_TAGS = frozenset({"ul", "ol", "dl", "table", "p", "div"})
 _ITALIC = frozenset({"i", "em", "cite", "var", "dfn"})
 _EXIT = object()
 
