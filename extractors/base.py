@@ -11,9 +11,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from watcher.records import Document, Record
+
+if TYPE_CHECKING:
+    from extractors.reading import ListReport
 
 __all__ = ["Case", "Extractor"]
 
@@ -47,6 +50,11 @@ class Extractor:
 
     def parse(self, doc: Document) -> list[Record]:
         raise NotImplementedError
+
+    def explain(self, doc: Document) -> list[ListReport]:
+        """How the page was read, list by list (where, what it was read as, why), for
+        ``watcher extract --explain``; empty for extractors that read fixed template fields."""
+        return []
 
     def better_source(self, doc: Document) -> str | None:
         """A URL that holds this page's content in a cleaner form (a ``papers.bib``, a

@@ -37,6 +37,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
@@ -53,6 +54,9 @@ from watcher.text import (
     parse_year,
     split_authors,
 )
+
+if TYPE_CHECKING:
+    from extractors.reading import ListReport
 
 _WORD_CHARS = re.compile(r"\W+")
 
@@ -1447,18 +1451,17 @@ def records_from_markdown(text: str, plain: bool = False) -> list[Record]:
 
 def records_from_html(text: str) -> list[Record]:
     """Everything the shared reading finds in an HTML page: its metadata and its lists."""
-    from extractors.reading import read_tree
-    from extractors.reading.tree import page_title, tree_from_html
+    from extractors.reading import read_html
 
     parsed = LexborHTMLParser(text)
-    return _merge(records_from_tree(parsed), read_tree(tree_from_html(parsed), page_title(parsed)).records)
+    return _merge(records_from_tree(parsed), read_html(parsed).records)
 
 
 # ------------------------------------------------------------------ the extractor
 
 
 class GenericExtractor(Extractor):
-    """Any page: sections by headings, entries by list/table/block structure, read by section kind."""
+    """Any page, read by the shared reading: sections, repeated records, entries read by kind."""
 
     name = "generic"
     priority = 0
@@ -1467,18 +1470,33 @@ class GenericExtractor(Extractor):
         return "fallback for any page"
 
     def parse(self, doc: Document) -> list[Record]:
+        return self._read(doc)[0]
+
+    def explain(self, doc: Document) -> list[ListReport]:
+        return self._read(doc)[1]
+
+    @staticmethod
+    def _read(doc: Document) -> tuple[list[Record], list[ListReport]]:
+        from extractors.reading import read_html, read_markdown, read_plain_text
+
         if doc.is_bundle:
             records: list[Record] = []
+            lists: list[ListReport] = []
             for path, text in sorted(doc.files.items()):
                 if path.endswith((".md", ".markdown", ".txt")):
-                    records.extend(records_from_markdown(text, path.endswith(".txt")))
-            return records
+                    reading = read_plain_text(text) if path.endswith(".txt") else read_markdown(text)
+                    records.extend(reading.records)
+                    lists.extend(report.located(path) for report in reading.lists)
+            return records, lists
         if not doc.text.strip():
-            return []
+            return [], []
         if is_text_document(doc):
             plain = doc.content_type.lower().startswith("text/plain") and not doc.text.lstrip().startswith("---")
-            return records_from_markdown(doc.text, plain)
-        return records_from_html(doc.text)
+            reading = read_plain_text(doc.text) if plain else read_markdown(doc.text)
+            return reading.records, reading.lists
+        parsed = LexborHTMLParser(doc.text)
+        reading = read_html(parsed)
+        return _merge(records_from_tree(parsed), reading.records), reading.lists
 
 
 def _merge(first: list[Record], second: list[Record]) -> list[Record]:

@@ -103,6 +103,22 @@ def test_extract_prints_items_without_storing(
     assert not Path(cli_env, "w.db").exists()
 
 
+def test_extract_explains_how_the_page_was_read(
+    cli_env: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = tmp_path / "lin.md"
+    page.write_text(PAGE_V1, encoding="utf-8")
+    code, out, _ = run(capsys, "extract", str(page), "--explain")
+    assert code == 0
+    assert "How the page was read" in out
+    assert "Lin Wu > Publications: 3 × li -> 3 paper (the heading announces paper" in out
+    code, out, _ = run(capsys, "extract", str(page), "--explain", "--format", "json")
+    lists = json.loads(out)["explain"]
+    news = next(report for report in lists if report["where"].endswith("News"))
+    assert (news["kind"], news["entries"], news["records"]) == ("news", 2, 2)
+    assert "announces news" in news["why"]
+
+
 def test_extract_reads_a_local_file(cli_env: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     page = tmp_path / "lin.md"
     page.write_text(PAGE_V1, encoding="utf-8")

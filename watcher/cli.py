@@ -7,6 +7,7 @@ traceback instead.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import importlib
 import json
 import os
@@ -469,21 +470,38 @@ def _print_items(header: str, items: Sequence[dict[str, Any]]) -> None:
 @cli.command()
 @click.argument("location")
 @click.option("--extractor", default="auto", show_default=True)
+@click.option("--explain", is_flag=True, help="Also say how the page was read: each list, its kind and why.")
 @_format_option()
 @click.pass_obj
-def extract(app: AppContext, location: str, extractor: str, fmt: str) -> None:
+def extract(app: AppContext, location: str, extractor: str, explain: bool, fmt: str) -> None:
     """What an extractor reads from a URL, file, folder or github: repository (nothing is stored)."""
     from watcher.extract import extract_records
     from watcher.normalise import normalise_records
 
     doc = asyncio.run(_read_for_extract(app, location))
-    extraction = extract_records(doc, extractor)
+    extraction = extract_records(doc, extractor, explain=explain)
     records = normalise_records(extraction.records)
     items = [{"kind": r.kind, **record_fields(r)} for r in records]
     if fmt == "json":
-        _echo_json({"url": location, "extractor": extraction.extractor, "reason": extraction.reason, "items": items})
+        output: dict[str, Any] = {
+            "url": location, "extractor": extraction.extractor, "reason": extraction.reason, "items": items
+        }
+        if explain:
+            output["explain"] = [dataclasses.asdict(report) for report in extraction.lists]
+        _echo_json(output)
         return
     _print_items(f"{location} read by {extraction.extractor} ({extraction.reason})", items)
+    if explain:
+        _print_explanation(extraction.lists)
+
+
+def _print_explanation(lists: Sequence[Any]) -> None:
+    click.echo("\nHow the page was read")
+    if not lists:
+        click.echo("  (this extractor reads fixed template fields; it has no lists to explain)")
+    for report in lists:
+        kind = f"{report.records} {report.kind}" if report.kind else "nothing"
+        click.echo(f"  - {report.where}: {report.made_of} -> {kind} ({report.why})")
 
 
 async def _read_for_extract(app: AppContext, location: str) -> Any:

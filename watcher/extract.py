@@ -9,10 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from extractors import ALIASES, REGISTRY, Extractor
 from watcher.errors import ConfigError, ExtractionError
 from watcher.records import Document, Record
+
+if TYPE_CHECKING:
+    from extractors.reading import ListReport
 
 __all__ = ["Extraction", "choose_extractor", "extract_records", "wanted_repository_path"]
 
@@ -23,6 +27,8 @@ class Extraction:
     version: int
     reason: str
     records: tuple[Record, ...]
+    #: How the page was read, list by list, when asked for (``explain=True``).
+    lists: tuple[ListReport, ...] = ()
 
 
 def choose_extractor(
@@ -48,16 +54,22 @@ def choose_extractor(
     return best[1], best[2]
 
 
-def extract_records(doc: Document, name: str = "auto", registry: Sequence[Extractor] = REGISTRY) -> Extraction:
-    """Run the chosen extractor; a crash inside it becomes an ``ExtractionError``."""
+def extract_records(
+    doc: Document, name: str = "auto", registry: Sequence[Extractor] = REGISTRY, *, explain: bool = False
+) -> Extraction:
+    """Run the chosen extractor (and, with ``explain``, say how it read the page); a crash inside
+    it becomes an ``ExtractionError``."""
     extractor, reason = choose_extractor(doc, name, registry)
     try:
         records = extractor.parse(doc)
+        lists = extractor.explain(doc) if explain else []
     except ExtractionError:
         raise
     except Exception as exc:  # an extractor bug must not take the whole check down
         raise ExtractionError(f"{extractor.name} failed on {doc.url}: {exc!r}") from exc
-    return Extraction(extractor=extractor.name, version=extractor.version, reason=reason, records=tuple(records))
+    return Extraction(
+        extractor=extractor.name, version=extractor.version, reason=reason, records=tuple(records), lists=tuple(lists)
+    )
 
 
 def wanted_repository_path(path: str, registry: Sequence[Extractor] = REGISTRY) -> bool:

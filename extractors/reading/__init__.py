@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from selectolax.lexbor import LexborHTMLParser
 
@@ -55,6 +55,10 @@ class ListReport:
     why: str
     records: int
 
+    def located(self, prefix: str) -> ListReport:
+        """The same report for a page inside a bundle (``prefix``: its path)."""
+        return replace(self, where=f"{prefix}: {self.where}")
+
 
 @dataclass(slots=True)
 class Reading:
@@ -62,8 +66,8 @@ class Reading:
     lists: list[ListReport] = field(default_factory=list)
 
 
-def read_html(html: str) -> Reading:
-    parsed = LexborHTMLParser(html)
+def read_html(html: str | LexborHTMLParser) -> Reading:
+    parsed = LexborHTMLParser(html) if isinstance(html, str) else html
     return read_tree(tree_from_html(parsed), page_title(parsed))
 
 
@@ -159,10 +163,11 @@ def _lists(section: Section) -> Iterator[tuple[str, list[Entry], Context]]:
             block: list[Line] = value  # type: ignore[assignment]
             entries = [entry_of_lines([line]) for line in block if line.text]
             if entries:
-                yield f"{len(entries)} lines", entries, context
+                yield f"{len(entries)} line{'s' if len(entries) > 1 else ''}", entries, context
     cards = [child for child in section.children if child.is_card() and _card_run(section, child)]
     if cards:
-        yield f"{len(cards)} headed blocks", [entry_of_card(card) for card in cards], context
+        plural = "s" if len(cards) > 1 else ""
+        yield f"{len(cards)} headed block{plural}", [entry_of_card(card) for card in cards], context
 
 
 def _entry(item: Placed) -> Entry:
