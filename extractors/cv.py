@@ -22,10 +22,11 @@ Reads:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 from extractors.base import Case, Extractor
-from extractors.generic import Section, is_text_document, read_markdown_sections, records_from_sections
+from extractors.generic import is_text_document
+from extractors.reading import read_tree
+from extractors.reading.tree import Box, tree_from_markdown, tree_from_plain_text
 from watcher.records import Document, NewsItem, Paper, Record, Role
 from watcher.text import clean_text, clean_title, parse_date, parse_year
 
@@ -146,10 +147,10 @@ class CvExtractor(Extractor):
         if sum(1 for line in text.splitlines() if _ADVISOR.match(clean_text(line))) >= 2:
             return read_cv_blocks(text)
         plain = not text.lstrip().startswith("---") and "markdown" not in doc.content_type
-        sections = read_markdown_sections(text, plain)
-        records = records_from_sections(sections)
+        tree = tree_from_plain_text(text) if plain else tree_from_markdown(text)
+        records = read_tree(tree).records
         if _is_about_profile(text):
-            return records + read_about_points(sections)
+            return records + read_about_points(tree)
         if not records:
             records = read_cv_blocks(text)
         return records
@@ -161,17 +162,17 @@ def _is_about_profile(text: str) -> bool:
     return not head.startswith("---") and head.split("\n", 1)[0].strip().lower() in _ABOUT_HEADINGS
 
 
-def read_about_points(sections: Sequence[Section]) -> list[Record]:
+def read_about_points(tree: Box) -> list[Record]:
     """The listed points of an About text (research directions, blog series) as undated news.
 
     Such a page has no dated items; what its owner adds to it over time are these points.
     A point of three words or fewer is a label, not news.
     """
     points: list[Record] = []
-    for section in sections:
-        for entry in section.entries:
-            text = clean_text(_LINK_HINT.sub("", " ".join(entry.lines)))
-            if entry.bullet and len(text.split()) > 3:
+    for box in tree.walk():
+        if box.tag == "li":
+            text = clean_text(_LINK_HINT.sub("", box.text))
+            if len(text.split()) > 3:
                 points.append(NewsItem(text=text))
     return points
 

@@ -11,7 +11,7 @@ Reads:
   * people: each ``.rendering_person`` -> Member (name from ``h3.title``, role from the job
     title / ``.minor`` line);
   * the profile's own position (``.job-title`` with ``.organisation``) -> Role;
-  * anything else through the generic section reading and the page's metadata.
+  * anything else through the shared reading and the page's metadata.
 """
 
 from __future__ import annotations
@@ -19,8 +19,7 @@ from __future__ import annotations
 from selectolax.lexbor import LexborHTMLParser
 
 from extractors.base import Case, Extractor
-from extractors.generic import node_text, read_html_sections, records_from_sections
-from extractors.meta import records_from_tree
+from extractors.generic import node_text, records_from_html
 from watcher.records import Document, Member, Paper, Record, Role
 from watcher.text import clean_text, clean_title, find_arxiv, find_doi, parse_year
 
@@ -96,7 +95,7 @@ class ProfileExtractor(Extractor):
         specific = _own_role(tree) + read_pure_outputs(tree) + read_pure_people(tree)
         if specific:
             return specific
-        return records_from_tree(tree) + records_from_sections(read_html_sections(tree))
+        return records_from_html(doc.text)
 
 
 CASES = (

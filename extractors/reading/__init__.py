@@ -13,13 +13,15 @@ records) for ``watcher extract --explain``.
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from selectolax.lexbor import LexborHTMLParser
 
-from extractors.reading.classify import read_list
+from extractors.reading.classify import READERS, read_list
 from extractors.reading.context import Context, is_noise
 from extractors.reading.dates import parse_date_text
 from extractors.reading.entries import Entry, entry_of_box, entry_of_card, entry_of_lines, table_columns
@@ -94,8 +96,14 @@ def read_tree(top: Box, title: str = "") -> Reading:
         in_intro = kind is None and (not seen_kind or is_intro_heading(section.heading))
         if in_intro and section.heading and section.parent is not None:
             intro.append(section.heading)
-        for made_of, entries, context in _lists(section):
+        for made_of, entries, context, blocks in _lists(section):
             decision = read_list(entries, context)
+            if blocks:
+                split = _split_blocks(entries, blocks, decision.kind, context)
+                if split is not None:
+                    split_decision = read_list(split, context)
+                    if len(split_decision.records) > len(decision.records):
+                        decision, entries, made_of = split_decision, split, f"{made_of}, some a line each"
             reading.records.extend(decision.records)
             if in_intro and decision.kind is None:
                 intro.extend(line for entry in entries for line in entry.lines)
@@ -118,6 +126,10 @@ def read_tree(top: Box, title: str = "") -> Reading:
     return reading
 
 
+#: Share of lines that must read as items for a block of lines to be read a line each.
+_LINE_SHARE = 0.8
+#: The score a line needs to count as an item of its own.
+_LINE_BAR = 0.6
 _TITLE_PARTS = re.compile(r"\s+[|–—·:-]\s+|\s*[|·]\s*")
 
 
@@ -130,16 +142,19 @@ def _title_kind_part(title: str) -> str:
 # ------------------------------------------------------------------ lists of a section
 
 
-def _lists(section: Section) -> Iterator[tuple[str, list[Entry], Context]]:
+def _lists(section: Section) -> Iterator[tuple[str, list[Entry], Context, list[list[Line]]]]:
     """The lists of one section: its groups of records, its runs of loose lines, its cards."""
     if section.is_card() and section.parent is not None and _card_run(section.parent, section):
         return  # read as one entry of its parent's list of cards
     context = _context(section)
+    labels = _labels(section.items)
     by_group: dict[int, tuple[Group, list[Placed]]] = {}
     lines: list[Line] = []
     holder: Box | None = None
     order: list[tuple[str, object]] = []
     for item in section.items:
+        if item.line is not None and id(item.line) in labels:
+            continue
         if item.group is not None:
             key = id(item.group)
             if key not in by_group:
@@ -157,22 +172,95 @@ def _lists(section: Section) -> Iterator[tuple[str, list[Entry], Context]]:
     for what, value in order:
         if what == "group":
             group, placed = by_group[value]  # type: ignore[index]
-            entries = [_entry(item) for item in placed]
-            yield f"{len(entries)} × {group.signature}", entries, _with_landmarks(context, placed)
+            entries = [_entry(item, labels.get(id(item))) for item in placed]
+            blocks = [_text_lines(item.box) for item in placed]
+            yield f"{len(entries)} × {group.signature}", entries, _with_landmarks(context, placed), blocks
         else:
             block: list[Line] = value  # type: ignore[assignment]
             entries = [entry_of_lines([line]) for line in block if line.text]
             if entries:
-                yield f"{len(entries)} line{'s' if len(entries) > 1 else ''}", entries, context
+                yield f"{len(entries)} line{'s' if len(entries) > 1 else ''}", entries, context, []
     cards = [child for child in section.children if child.is_card() and _card_run(section, child)]
     if cards:
         plural = "s" if len(cards) > 1 else ""
-        yield f"{len(cards)} headed block{plural}", [entry_of_card(card) for card in cards], context
+        yield f"{len(cards)} headed block{plural}", [entry_of_card(card) for card in cards], context, []
 
 
-def _entry(item: Placed) -> Entry:
+def _split_blocks(
+    entries: list[Entry], blocks: list[list[Line]], kind: str | None, context: Context
+) -> list[Entry] | None:
+    """The list with each block of several lines of text (a paragraph broken by ``<br>``, a
+    plain-text paragraph) read a line each where nearly all its lines read as items on their own
+    ("2024: news" lines; but not a paper's title, authors and venue lines); None if none is."""
+    if not any(len(block) >= 2 for block in blocks):
+        return None
+    if kind is None:
+        lines = [entry_of_lines([line]) for block in blocks for line in block] or entries
+        kind = read_list(lines, context).kind
+        if kind is None:
+            return None
+    split: list[Entry] = []
+    changed = False
+    for entry, block in zip(entries, blocks, strict=True):
+        if len(block) >= 2:
+            singles = [entry_of_lines([line]) for line in block]
+            if _reads_each(singles, kind, context):
+                split.extend(singles)
+                changed = True
+                continue
+        split.append(entry)
+    return split if changed else None
+
+
+def _reads_each(singles: list[Entry], kind: str, context: Context) -> bool:
+    """Whether nearly every line reads clearly as an item of ``kind`` on its own."""
+    reader = READERS[kind]
+    found = sum(1 for single in singles if (r := reader(single, context)) is not None and r.score >= _LINE_BAR)
+    return found >= 2 and found >= _LINE_SHARE * len(singles)
+
+
+def _text_lines(box: Box) -> list[Line]:
+    """The lines of a block made of lines of text only (no blocks inside); [] otherwise."""
+    if any(type(child) is not Line for child in box.children):
+        return []
+    return [child for child in box.children if child.text]  # type: ignore[union-attr]
+
+
+
+
+
+def _entry(item: Placed, label: Line | None = None) -> Entry:
     columns = table_columns(item.box) if item.box.tag == "tr" else ()
-    return entry_of_box(item.box, columns)
+    entry = entry_of_box(item.box, columns)
+    if label is None:
+        return entry
+    return dataclasses.replace(entry, lines=(label.text, *entry.lines), spans=(*label.spans, *entry.spans))
+
+
+def _labels(items: list[Placed]) -> dict[int, Line]:
+    """Short loose lines that each stand right before a record of one group, as its label: a
+    date above each news paragraph ("17/12/2021" then ``<p>We welcome …</p>``). Keyed both ways:
+    the line's id (so it is not read again on its own) and the record's."""
+    pairs: list[tuple[Line, Placed]] = []
+    for before, item in itertools.pairwise(items):
+        line = before.line
+        if (
+            item.group is not None
+            and line is not None
+            and line.text
+            and before.box is item.group.parent
+            and len(line.text.split()) <= 6
+        ):
+            pairs.append((line, item))
+    groups = {id(item.group) for _, item in pairs}
+    labels: dict[int, Line] = {}
+    for group in groups:
+        members = [pair for pair in pairs if id(pair[1].group) == group]
+        if len(members) >= 2:
+            for line, item in members:
+                labels[id(line)] = line
+                labels[id(item)] = line
+    return labels
 
 
 def _card_run(parent: Section, section: Section) -> bool:

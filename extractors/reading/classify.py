@@ -20,7 +20,7 @@ from extractors.reading.entries import Entry
 from extractors.reading.news import read_news
 from extractors.reading.papers import read_paper
 from extractors.reading.people import read_member
-from extractors.reading.roles import read_role
+from extractors.reading.roles import drop_undated_roles, read_role
 from watcher.records import Record
 
 __all__ = ["READERS", "Decision", "read_list"]
@@ -40,6 +40,12 @@ _SHAPE = {"paper": 0.7, "news": 0.8, "member": 0.8, "award": 0.85, "role": 0.85}
 #: Share of a list's entries that must read as a kind for the list to be that kind.
 _SHAPE_SHARE = 0.6
 _ANNOUNCED_SHARE = 0.3
+#: Kinds a section of another kind often holds too, and the score they need there: the papers
+#: listed under each position of a CV's experience section.
+_ALSO = {"role": ("paper", 0.5)}
+
+#: (index of the entry in its list, what it read as)
+_Read = tuple[int, Reading]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,50 +64,72 @@ def read_list(entries: Sequence[Entry], context: Context, *, min_shape_entries: 
     count = len(entries)
     announced = context.kind
     if announced is not None:
-        readings = _read_all(announced, entries, context, _ANNOUNCED[announced], 1)
-        if readings is not None and len(readings) >= max(1, _ANNOUNCED_SHARE * count):
-            return Decision(
-                announced,
-                f"the heading announces {announced}; {len(readings)} of {count} entries read as {announced}",
-                tuple(r.record for r in readings),
-            )
-    best: tuple[float, str, list[Reading]] | None = None
+        found = _read_all(announced, entries, context, _ANNOUNCED[announced], 1) or []
+        also = _also(announced, entries, context, {index for index, _ in found})
+        if len(found) >= max(1, _ANNOUNCED_SHARE * count):
+            why = f"the heading announces {announced}; {len(found)} of {count} entries read as {announced}"
+            if also:
+                why += f", {len(also)} as {_ALSO[announced][0]}"
+            return Decision(announced, why, _in_order(found + also))
+        if also and len(also) >= _ANNOUNCED_SHARE * count:
+            other = _ALSO[announced][0]
+            return Decision(other, f"under a {announced} heading, {len(also)} of {count} entries read as {other}",
+                            _in_order(also))
+    best: tuple[float, str, list[_Read]] | None = None
     need = max(min_shape_entries, math.ceil(_SHAPE_SHARE * count))
     for kind in READERS:
         if kind == announced:
             continue
-        readings = _read_all(kind, entries, context, _SHAPE[kind], need)
-        if readings is None:
+        found = _read_all(kind, entries, context, _SHAPE[kind], need)
+        if found is None:
             continue
-        share = len(readings) / count
+        share = len(found) / count
         if best is None or share > best[0]:
-            best = (share, kind, readings)
+            best = (share, kind, found)
             if share == 1.0:
                 break
-            need = max(need, len(readings) + 1)  # another kind must fit more entries to win
+            need = max(need, len(found) + 1)  # another kind must fit more entries to win
     if best is not None:
-        share, kind, readings = best
+        share, kind, found = best
         lead = f"the heading announces {announced}, but " if announced else ""
-        return Decision(
-            kind,
-            f"{lead}{len(readings)} of {count} entries have the shape of {kind}",
-            tuple(r.record for r in readings),
-        )
+        return Decision(kind, f"{lead}{len(found)} of {count} entries have the shape of {kind}", _in_order(found))
     why = f"the heading announces {announced}, but too few entries read so" if announced else "no kind fits"
     return Decision(None, why, ())
 
 
-def _read_all(kind: str, entries: Sequence[Entry], context: Context, bar: float, need: int) -> list[Reading] | None:
+def _read_all(kind: str, entries: Sequence[Entry], context: Context, bar: float, need: int) -> list[_Read] | None:
     """The entries that read as ``kind`` at ``bar``; None as soon as fewer than ``need`` can."""
     reader = READERS[kind]
-    readings = []
+    found: list[_Read] = []
     misses_allowed = len(entries) - need
-    for entry in entries:
+    for index, entry in enumerate(entries):
         reading = reader(entry, context)
         if reading is not None and reading.score >= bar:
-            readings.append(reading)
+            found.append((index, reading))
         else:
             misses_allowed -= 1
             if misses_allowed < 0:
                 return None
-    return readings if len(readings) >= need else None
+    return found if len(found) >= need else None
+
+
+def _also(announced: str, entries: Sequence[Entry], context: Context, taken: set[int]) -> list[_Read]:
+    """Entries of a section that did not read as its kind but read clearly as the kind such a
+    section often holds too."""
+    if announced not in _ALSO:
+        return []
+    other, bar = _ALSO[announced]
+    reader = READERS[other]
+    found: list[_Read] = []
+    for index, entry in enumerate(entries):
+        if index in taken:
+            continue
+        reading = reader(entry, context)
+        if reading is not None and reading.score >= bar:
+            found.append((index, reading))
+    return found
+
+
+def _in_order(found: list[_Read]) -> tuple[Record, ...]:
+    records = [reading.record for _, reading in sorted(found, key=lambda pair: pair[0])]
+    return tuple(drop_undated_roles(records))

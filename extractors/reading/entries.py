@@ -33,6 +33,8 @@ class Entry:
     cells: tuple[str, ...] = ()
     columns: tuple[str, ...] = ()
     photo: bool = False
+    #: An item of a numbered list (``<ol>``, "[3]", "12.").
+    numbered: bool = False
 
     @property
     def text(self) -> str:
@@ -80,6 +82,7 @@ def entry_of_box(box: Box, columns: Sequence[str] = ()) -> Entry:
         cells=cells,
         columns=tuple(columns) if cells else (),
         photo=photo,
+        numbered=box.tag == "li" and box.parent is not None and box.parent.tag == "ol",
     )
 
 

@@ -23,7 +23,7 @@ from watcher.text import AsciiFolded, clean_text, clean_title, find_arxiv, find_
 __all__ = ["is_venue", "read_paper"]
 
 _QUOTED = re.compile(r"[\"“”«]([^\"“”«»]{8,300})[\"“”»]")
-_SENTENCE_BREAK = re.compile(r"(?<=[a-z0-9)\]?!”\"'])[.?!]\s+(?=[A-Z0-9\[(“\"])")
+_SENTENCE_BREAK = re.compile(r"(?<=[a-z0-9)\]?!”\"'])[.?!]\s+(?=[A-Z0-9\[(“\"]|with\b|in\b|to appear\b)")
 _URL = re.compile(r"https?://\S+")
 _NUMBERING = re.compile(r"^\s*(?:\[\s*[A-Za-z]?\d{1,4}\s*\]|\(?[A-Za-z]?\d{1,4}[.)])\s*")
 _VENUE_PREFIX = re.compile(
@@ -63,6 +63,7 @@ def is_venue(text: str) -> bool:
 
 def read_paper(entry: Entry, context: Context) -> Reading | None:
     """The paper an entry lists, or None when no title stands out."""
+    numbered = entry.numbered or (bool(entry.lines) and _NUMBERING.match(entry.lines[0]) is not None)
     lines = [_NUMBERING.sub("", line) for line in entry.lines if not is_noise(line) and not _only_links(line, entry)]
     lines = [line for line in lines if line]
     if not lines:
@@ -75,8 +76,10 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
         return None
     title = clean_title(title)
     words = len(title.split())
-    if words < 2 or words > 50 or looks_like_authors(title) or (not marked and is_person_name(title, 3)):
+    if words < 2 or words > 50 or looks_like_authors(title):
         return None
+    if words <= 8 and is_venue(title):
+        return None  # "CVPR, 2025" on a line of its own is where a paper appeared, not one
     if is_prose(title, 25):
         return None
     rest = text.replace(title, " ", 1) if title in text else " ".join(line for line in lines if title not in line)
@@ -91,11 +94,14 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
                 short = int(m.group(2))
                 venue, year = m.group(1), year or (2000 + short if short < 70 else 1900 + short)
                 break
+    if not marked and not (year or venue or doi or arxiv or authors) and is_person_name(title, 3):
+        return None  # a name on its own line is a person, not a paper
     score = 0.25 + (0.15 if marked else 0.0)
     score += 0.3 if authors else 0.0
     score += 0.15 if year else 0.0
     score += 0.15 if venue else 0.0
     score += 0.2 if (doi or arxiv or _has_paper_link(entry)) else 0.0
+    score += 0.1 if numbered else 0.0  # "[3] …", "12. …": a numbered list of references
     if is_prose(text, 60) and not authors:
         score -= 0.4
     paper = Paper(title=title, authors=authors, venue=venue, year=year, url=url, doi=doi, arxiv=arxiv)

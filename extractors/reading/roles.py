@@ -16,7 +16,7 @@ from extractors.reading.people import ROLE_WORDS
 from watcher.records import Record, Role
 from watcher.text import clean_text, clean_title, normalise_key
 
-__all__ = ["EDUCATION_WORDS", "ORG_WORDS", "dedupe_roles", "parse_role_line", "read_role"]
+__all__ = ["EDUCATION_WORDS", "ORG_WORDS", "dedupe_roles", "drop_undated_roles", "parse_role_line", "read_role"]
 
 ORG_WORDS = re.compile(
     r"\b(?:university|universit\w+|institute|college|school|lab|laboratory|labs|research|inc|ltd|corp\w*"
@@ -143,3 +143,12 @@ def _same_role(first: Role, second: Role) -> bool:
 
 def _detail(role: Role) -> int:
     return sum(1 for value in (role.organization, role.start, role.end) if value)
+
+
+def drop_undated_roles(records: Sequence[Record]) -> list[Record]:
+    """When a list dates its positions, an undated "role" line in it is a description of one
+    ("Team Leader, led 11 engineers"), not a position of its own."""
+    roles = [r for r in records if isinstance(r, Role)]
+    if sum(1 for r in roles if r.start or r.end) < 2:
+        return list(records)
+    return [r for r in records if not isinstance(r, Role) or r.start or r.end]

@@ -358,22 +358,109 @@ def _markdown() -> Any:
 
 
 _PLAIN_HEADING = re.compile(r"^[A-Z][\w&/'’ -]{1,60}:?$")
+_BULLET = re.compile(r"^(\s*)([*+\-•·▪◦‣]|\d{1,3}[.)]|\[\d{1,3}\])\s+(.*)$")
+_BARE_URL = re.compile(r"https?://[^\s<>()\[\]]+[^\s<>()\[\].,;:!?'\"]")
+_TEXT_LINK = re.compile(r"\[([^\[\]]{1,200})\]\(\s*<?([^)\s>]*)>?\s*\)")
+_ENDS_SENTENCE = re.compile(r"[.!?:]\s*$")
 
 
 def tree_from_plain_text(text: str) -> Box:
-    """The page tree of plain text: blank-line separated paragraphs of lines; a short title-like
-    line standing alone is a heading."""
-    top = Box("body")
-    for paragraph in re.split(r"\n\s*\n", text.replace("\r\n", "\n")):
-        lines = [clean_text(line) for line in paragraph.split("\n")]
-        lines = [line for line in lines if line]
-        if not lines:
-            continue
-        if len(lines) == 1 and _is_plain_heading(lines[0]):
-            top.children.append(Box("h3", "", [Line(lines[0].rstrip(":"))], 3))
-            continue
-        top.children.append(Box("p", "", [Line(line) for line in lines]))
-    return measure(top)
+    """The page tree of plain text.
+
+    Blank-line separated paragraphs whose lines are each a line; a short title-like line standing
+    alone is a heading; bulleted or numbered lines are list items, continued by indented lines, by
+    a line that finishes a sentence the item broke off (hard wrapping), and by a bare URL.
+    """
+    return measure(_PlainText().read(text))
+
+
+class _PlainText:
+    """The state of reading plain text line by line."""
+
+    def __init__(self) -> None:
+        self.top = Box("body")
+        self.block: Box | None = None  # the open paragraph or list
+        self.item: Box | None = None  # the open list item
+        self.item_indent = 0
+
+    def read(self, text: str) -> Box:
+        lines = text.replace("\r\n", "\n").replace("\t", "    ").split("\n")
+        blank_before = True
+        first = True
+        for index, raw in enumerate(lines):
+            stripped = raw.strip()
+            if not stripped:
+                blank_before = True
+                continue
+            after = lines[index + 1].strip() if index + 1 < len(lines) else ""
+            # A heading stands alone, or opens the document ("About", then the text).
+            if (first or (blank_before and not after)) and _is_plain_heading(stripped):
+                self.close()
+                self.top.children.append(Box("h3", "", [_line(stripped.rstrip(":"))], 3))
+                blank_before = first = False
+                continue
+            elif bullet := _BULLET.match(raw):
+                self.open_item(bullet.group(3), len(bullet.group(1)), numbered=bullet.group(2)[-1] in ".)]")
+            elif self.item is not None and self.continues_item(raw, stripped, blank_before):
+                self.extend(self.item, stripped)
+            else:
+                self.add_line(stripped, new_paragraph=blank_before)
+            blank_before = first = False
+        return self.top
+
+    def close(self) -> None:
+        self.block = self.item = None
+
+    def open_item(self, text: str, indent: int, numbered: bool) -> None:
+        tag = "ol" if numbered else "ul"
+        if self.block is None or self.block.tag != tag:
+            self.block = Box(tag)
+            self.top.children.append(self.block)
+        if self.item is not None and indent > self.item_indent:
+            self.item.children.append(_line(text))  # a nested item stays with its parent
+            return
+        self.item = Box("li", "", [_line(text)])
+        self.item_indent = indent
+        self.block.children.append(self.item)
+
+    def continues_item(self, raw: str, stripped: str, blank_before: bool) -> bool:
+        indent = len(raw) - len(raw.lstrip(" "))
+        if indent > self.item_indent:
+            return True
+        if blank_before:
+            return False
+        last = self.item.children[-1] if self.item is not None and self.item.children else None
+        broken_off = isinstance(last, Line) and not _ENDS_SENTENCE.search(last.text)
+        return broken_off or bool(_BARE_URL.fullmatch(stripped))
+
+    def extend(self, box: Box, text: str) -> None:
+        last = box.children[-1]
+        if isinstance(last, Line):
+            addition = _line(text)
+            last.text = f"{last.text} {addition.text}".strip()
+            last.spans.extend(addition.spans)
+        else:
+            box.children.append(_line(text))
+
+    def add_line(self, text: str, *, new_paragraph: bool) -> None:
+        self.item = None
+        if self.block is None or self.block.tag != "p" or new_paragraph:
+            self.block = Box("p")
+            self.top.children.append(self.block)
+        if _BARE_URL.fullmatch(text) and self.block.children:
+            self.extend(self.block, text)  # a link on its own line belongs to the line above
+        else:
+            self.block.children.append(_line(text))
+
+
+def _line(text: str) -> Line:
+    """A plain-text line with its links: markdown-style ``[label](url)`` and bare URLs."""
+    spans: list[Span] = []
+    if "](" in text:
+        text = _TEXT_LINK.sub(lambda m: spans.append(Span("link", m.group(1), m.group(2))) or m.group(1), text)
+    if "http" in text:
+        spans.extend(Span("link", "", m.group(0)) for m in _BARE_URL.finditer(text))
+    return Line(clean_text(text), spans)
 
 
 def _is_plain_heading(line: str) -> bool:

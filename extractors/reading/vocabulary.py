@@ -21,7 +21,7 @@ KIND_OF_WORDS: tuple[tuple[str, str], ...] = (
     ("paper", r"publications?|papers?|preprints?|manuscripts?|articles?|research outputs?|theses|thesis"
      r"|books?|book chapters?|chapters|proceedings|journals?|conferences?|bibliography|working papers?"
      r"|work in progress|works? in progress|selected works?|submitted|under review|in press|patents?"
-     r"|dissertations?|reports?|peer[- ]reviewed|refereed|forthcoming|accepted|pubs"),
+     r"|dissertations?|reports?|peer[- ]reviewed|refereed|forthcoming|accepted|pubs|projects?"),
     ("role", r"experiences?|positions?|employment|appointments?|education|career|work history|internships?"
      r"|affiliations?|professional|academic positions?|work|jobs?|training|background|degrees?|cv"),
     ("member", r"people|members?|students?|team|alumni|alumnae|postdocs?|post-?doctoral|collaborators?|interns?"
