@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from watcher.records import Record, record_fields
-from watcher.text import normalise_key
+from watcher.text import is_preprint_doi, normalise_key
 
 if TYPE_CHECKING:
     import numpy as np
@@ -42,6 +42,7 @@ __all__ = [
     "StoredItem",
     "diff_items",
     "meaningful_delta",
+    "pair_items",
 ]
 
 
@@ -194,6 +195,22 @@ def diff_items(
     return DiffResult(changes=tuple(changes), suspect=None, unchanged=unchanged, refreshed=tuple(refreshed))
 
 
+def pair_items(olds: Sequence[StoredItem], news: Sequence[StoredItem]) -> list[tuple[int, int, dict[str, Any]]]:
+    """Which of ``olds`` are the same items as which of ``news``, by the diff's rules (identity,
+    then fuzzy labels), with the meaningful delta of each pair: ``(old index, new index, delta)``.
+    For items seen on two sources, such as a paper that moved from one page of a site to another."""
+    old = [_Entry(kind=p.kind, key=p.key, fields=p.fields) for p in olds]
+    new = [_Entry(kind=p.kind, key=p.key, fields=p.fields) for p in news]
+    where_old = {id(e): i for i, e in enumerate(old)}
+    where_new = {id(e): j for j, e in enumerate(new)}
+    pairs, _lost, _found = _match(_dedupe(old), _dedupe(new))
+    return [(where_old[id(b)], where_new[id(a)], _delta_of(b, a)) for b, a in pairs]
+
+
+def _delta_of(before: _Entry, after: _Entry) -> dict[str, Any]:
+    return {} if before.fields == after.fields else meaningful_delta(before.kind, before.fields, after.fields)
+
+
 def meaningful_delta(kind: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
     """The changes between two field sets of one item that ``MEANINGFUL_FIELDS`` reports.
 
@@ -305,6 +322,7 @@ def _score_papers(olds: Sequence[_Entry], news: Sequence[_Entry]) -> _Candidates
     """Same DOI, arXiv id or title: the same paper; else titles at least 90 % alike.
 
     Two different DOIs (or arXiv ids) never pair: a workshop and a journal version are two papers.
+    A preprint server's DOI replaced by a publisher's is the same work, published.
     """
     import numpy as np
 
@@ -312,7 +330,7 @@ def _score_papers(olds: Sequence[_Entry], news: Sequence[_Entry]) -> _Candidates
     sims = _similarity(_field_keys(olds, "title"), _field_keys(news, "title"), cutoff=TITLE_THRESHOLD)
     for i, j in zip(*np.nonzero(sims), strict=True):
         before, after = olds[i].fields, news[j].fields
-        if _conflict(before, after, "doi") or _conflict(before, after, "arxiv"):
+        if (_conflict(before, after, "doi") and not _published(before, after)) or _conflict(before, after, "arxiv"):
             continue
         same_id = _same(before, after, "doi") or _same(before, after, "arxiv")
         candidates.append((200.0 if same_id else float(sims[i, j]), int(i), int(j)))
@@ -464,6 +482,11 @@ _SCORERS: Mapping[str, Callable[[Sequence[_Entry], Sequence[_Entry]], _Candidate
 
 def _same(before: Mapping[str, Any], after: Mapping[str, Any], name: str) -> bool:
     return bool(before.get(name)) and before.get(name) == after.get(name)
+
+
+def _published(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+    """A preprint's DOI (arXiv, bioRxiv, PsyArXiv …) followed by a publisher's: one work."""
+    return is_preprint_doi(before.get("doi")) or is_preprint_doi(after.get("doi"))
 
 
 def _conflict(before: Mapping[str, Any], after: Mapping[str, Any], name: str) -> bool:

@@ -18,6 +18,7 @@ __all__ = [
     "clean_title",
     "find_arxiv",
     "find_doi",
+    "is_preprint_doi",
     "normalise_key",
     "parse_date",
     "parse_year",
@@ -154,6 +155,19 @@ def find_doi(text: str | None) -> str | None:
         return None
     match = _DOI.search(text)
     return match.group(1).rstrip(".,;)").lower() if match else None
+
+
+#: DOI prefixes of preprint servers and working-paper series: a work that has one of these and
+#: later a publisher's DOI is the same work, published.
+_PREPRINT_DOI = re.compile(
+    r"^10\.(?:48550|31234|31219|31235|31222|31223|31224|31226|31230|31237|2139|21203|20944|36227|26434|22541)/"
+    r"|^10\.1101/\d{4}\.\d{2}\.\d{2}\.|^10\.3386/w\d"
+)
+
+
+def is_preprint_doi(doi: str | None) -> bool:
+    """Whether a DOI is a preprint server's (arXiv, bioRxiv, PsyArXiv/OSF, SSRN, NBER …)."""
+    return bool(doi) and _PREPRINT_DOI.match(doi.lower()) is not None
 
 
 def find_arxiv(text: str | None) -> str | None:
