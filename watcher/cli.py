@@ -366,7 +366,6 @@ def _delivery_summary(reports: Sequence[Any]) -> str:
 
 def _print_check_summary(app: AppContext, outcomes: Sequence[Any]) -> None:
     counts = Counter(o.status for o in outcomes)
-    n_changes = sum(o.changes for o in outcomes)
     for outcome in outcomes:
         if outcome.status == "error":
             click.echo(f"error   {outcome.source}: {outcome.error}", err=True)
@@ -375,9 +374,11 @@ def _print_check_summary(app: AppContext, outcomes: Sequence[Any]) -> None:
         elif outcome.status == "baseline":
             click.echo(f"baseline {outcome.source}: {outcome.items} items recorded (`watcher show {outcome.source}`)")
     changed = [o.source for o in outcomes if o.changes]
-    if changed:
-        for obj in _changes_json(app, changed, since=None):
-            click.echo(change_sentence(obj))
+    # Read back rather than counted from the outcomes: moves between a site's pages were merged.
+    reported = _changes_json(app, changed, since=None) if changed else []
+    for obj in reported:
+        click.echo(change_sentence(obj))
+    n_changes = len(reported)
     parts = [f"{counts[s]} {s}" for s in ("changed", "baseline", "unchanged", "suspect", "error") if counts[s]]
     click.echo(f"checked {len(outcomes)} sources: {', '.join(parts)}; {n_changes} changes")
 

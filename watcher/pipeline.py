@@ -30,6 +30,7 @@ from watcher.errors import ExtractionError, FetchError, WatcherError
 from watcher.fetch import Fetcher, FetchSettings, HostGate
 from watcher.records import Document, Record, record_fields
 from watcher.shards import host_of
+from watcher.sites import reconcile_moves
 from watcher.snapshot import (
     Fetched,
     bundle_body,
@@ -341,6 +342,7 @@ async def check_sources(
     batches rather than one transaction each: on SQLite that was most of their cost.
     """
     gate = asyncio.Semaphore(concurrency)
+    started = services.now()
     with services.db.session() as session:
         views = _load_views(session, source_ids)
         services.fetcher.reuse_robots(_fresh_robots(session, services.now()))
@@ -373,11 +375,14 @@ async def check_sources(
 
     try:
         await asyncio.gather(*(worker() for _ in range(min(len(source_ids), BACKLOG_PER_SLOT * concurrency))))
-        # Back in the order asked for.
-        return [outcome for _, outcome in sorted(done, key=lambda pair: pair[0])]
     finally:
         batch.flush()
         _keep_robots(services)
+    if any(outcome.changes for _, outcome in done) and len(source_ids) > 1:
+        with services.db.session() as session:
+            reconcile_moves(session, source_ids, started)
+    # Back in the order asked for.
+    return [outcome for _, outcome in sorted(done, key=lambda pair: pair[0])]
 
 
 def _spread_by_host(source_ids: Sequence[int], views: Mapping[int, _SourceView]) -> list[int]:

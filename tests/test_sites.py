@@ -1,0 +1,94 @@
+"""Items moving between the pages of one site: one modified change, or nothing, never a removal."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from servers import Page, StaticSite
+
+from watcher.cli import main
+from watcher.sites import site_of
+
+PAGE = """<html><head><title>Ruth Amsel | {title}</title></head><body>
+<h2>{title}</h2><ul>{items}</ul></body></html>"""
+
+
+def _paper(title: str, venue: str) -> str:
+    return f"<li><b>{title}</b>. Ruth Amsel, Paul Fenn. <i>{venue}</i>, 2025.</li>"
+
+
+def _site(preprints: list[str], papers: list[str]) -> dict[str, Page | str]:
+    return {
+        "/preprints.html": PAGE.format(title="Working Papers", items="".join(preprints)),
+        "/papers.html": PAGE.format(title="Publications", items="".join(papers)),
+    }
+
+
+def _run(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    assert main(list(args)) == 0, capsys.readouterr().err
+    return capsys.readouterr().out
+
+
+@pytest.fixture
+def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("WATCHER_DATABASE_URL", f"sqlite:///{tmp_path / 'w.db'}")
+    config = tmp_path / "config.yaml"
+    config.write_text("fetch: {host_delay: 0, retries: 0}\n", encoding="utf-8")
+    monkeypatch.setenv("WATCHER_CONFIG", str(config))
+    return tmp_path
+
+
+def test_a_paper_that_moves_to_the_publications_page_with_its_journal_is_one_modified_change(
+    cli: Path, static_site: tuple[StaticSite, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    site, base = static_site
+    tides = _paper("Tidal Mixing in Narrow Estuaries", "SSRN working paper")
+    draft = _paper("Reef Acoustics at Night", "Working paper")
+    salt = _paper("Salt Wedges under Drought", "Estuaries")
+    site.replace(_site([tides, draft], [salt]))
+    for page in ("preprints.html", "papers.html"):
+        _run(capsys, "add", f"{base}/{page}", "--no-probe")
+    _run(capsys, "check")
+    published = _paper("Tidal Mixing in Narrow Estuaries", "Journal of Coastal Research")
+    site.replace(_site([draft], [published, salt]))
+    _run(capsys, "check")
+    changes = json.loads(_run(capsys, "diff", "--format", "json"))
+    assert [(c["change"], c["kind"], c["url"].rsplit("/", 1)[-1]) for c in changes] == [
+        ("modified", "paper", "papers.html")
+    ]
+    assert changes[0]["before"]["venue"] == "SSRN working paper"
+    assert changes[0]["item"]["venue"] == "Journal of Coastal Research"
+
+
+def test_a_paper_that_only_moves_between_pages_is_not_reported(
+    cli: Path, static_site: tuple[StaticSite, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    site, base = static_site
+    tides = _paper("Tidal Mixing in Narrow Estuaries", "Estuaries")
+    draft = _paper("Kelp Forests in Warm Years", "Working paper")
+    salt = _paper("Salt Wedges under Drought", "Estuaries")
+    new = _paper("Reef Acoustics at Night", "Marine Ecology")
+    site.replace(_site([tides, draft], [salt]))
+    for page in ("preprints.html", "papers.html"):
+        _run(capsys, "add", f"{base}/{page}", "--no-probe")
+    _run(capsys, "check")
+    site.replace(_site([draft, new], [tides, salt]))
+    _run(capsys, "check")
+    changes = json.loads(_run(capsys, "diff", "--format", "json"))
+    assert [(c["change"], c["item"]["title"]) for c in changes] == [("added", "Reef Acoustics at Night")]
+
+
+@pytest.mark.parametrize(
+    ("url", "label", "site"),
+    [
+        ("https://ruth.example.org/papers.html", None, "ruth.example.org"),
+        ("https://uni.example.edu/~ruth/papers.html", None, "uni.example.edu/~ruth"),
+        ("https://uni.example.edu/~paul/", None, "uni.example.edu/~paul"),
+        ("https://uni.example.edu/people/", "Reef Lab", "label:Reef Lab"),
+        ("github:ruth/site", None, "github:ruth/site"),
+    ],
+)
+def test_which_sources_make_one_site(url: str, label: str | None, site: str) -> None:
+    assert site_of(url, label) == site
