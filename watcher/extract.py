@@ -7,7 +7,7 @@ reason is kept, so ``watcher extract`` can say which extractor ran and why.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from extractors import REGISTRY, Extractor
@@ -23,6 +23,9 @@ class Extraction:
     version: int
     reason: str
     records: tuple[Record, ...]
+    #: Identifiers beyond the records' fields, aligned with ``records`` (index extractors
+    #: only; empty for pages): see ``Extractor.read``.
+    ids: tuple[Mapping[str, str], ...] = ()
 
 
 def choose_extractor(
@@ -51,12 +54,14 @@ def extract_records(doc: Document, name: str = "auto", registry: Sequence[Extrac
     """Run the chosen extractor; a crash inside it becomes an ``ExtractionError``."""
     extractor, reason = choose_extractor(doc, name, registry)
     try:
-        records = extractor.parse(doc)
+        records, ids = extractor.read(doc)
     except ExtractionError:
         raise
     except Exception as exc:  # an extractor bug must not take the whole check down
         raise ExtractionError(f"{extractor.name} failed on {doc.url}: {exc!r}") from exc
-    return Extraction(extractor=extractor.name, version=extractor.version, reason=reason, records=tuple(records))
+    return Extraction(
+        extractor=extractor.name, version=extractor.version, reason=reason, records=tuple(records), ids=tuple(ids)
+    )
 
 
 def wanted_repository_path(path: str, registry: Sequence[Extractor] = REGISTRY) -> bool:

@@ -1,0 +1,39 @@
+"""``dblp:PID``: the person's record, one XML document (``/pid/PID.xml``) with every publication.
+
+DBLP asks for at least a second between requests and answers 429 with a Retry-After when
+asked too often; the Fetcher honours both (the whole host pauses, not only the one request).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from watcher.apis.calls import api_get, validators_of
+
+if TYPE_CHECKING:
+    from watcher.apis import ApiFetch, ApiSettings, ApiSpec
+    from watcher.fetch import Fetcher
+
+__all__ = ["PERSON_FILE", "fetch_person"]
+
+#: The bundle's one file.
+PERSON_FILE = "person.xml"
+
+
+async def fetch_person(
+    fetcher: Fetcher, spec: ApiSpec, *, state: Mapping[str, Any], settings: ApiSettings
+) -> ApiFetch:
+    from watcher.apis import ApiFetch
+
+    result = await api_get(
+        fetcher,
+        f"{settings.base('dblp')}/pid/{spec.ident}.xml",
+        what=f"DBLP person {spec.ident}",
+        gap=settings.gaps["dblp"],
+        accept="application/xml",
+        state=state,
+    )
+    if result.not_modified:
+        return ApiFetch(files={}, state=dict(state), not_modified=True)
+    return ApiFetch(files={PERSON_FILE: result.text}, state=validators_of(result), not_modified=False)
