@@ -116,7 +116,7 @@ class ApiSettings:
     #: OpenAlex's "polite pool": a contact address sent with each request.
     openalex_mailto: str | None = None
     openalex_key: str | None = field(default=None, repr=False)
-    gaps: Mapping[str, float] = DEFAULT_GAPS
+    gaps: Mapping[str, float] = field(default_factory=lambda: DEFAULT_GAPS)
 
     def base(self, kind: str) -> str:
         return str(getattr(self, kind)).rstrip("/")
