@@ -187,7 +187,10 @@ def _source_for(session: Session, ref: str, *, now: datetime, every: timedelta, 
         if not found.active:
             found.active, found.next_due_at = True, None
         return found
-    location = canonical_location(ref)  # a clear error for a name that is neither
+    try:
+        location = canonical_location(ref)
+    except ConfigError as exc:
+        raise ConfigError(f"{ref!r} is neither a watch name nor a source string: {exc}") from exc
     existing = session.scalars(select(Source).where(Source.url == location)).first()
     if existing is not None:
         existing.active = True
