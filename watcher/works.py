@@ -29,7 +29,7 @@ from dataclasses import fields as dataclass_fields
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.orm import Session
 
 from watcher.diff import DiffResult, ItemChange, meaningful_delta
@@ -138,6 +138,7 @@ class _WorkState:
     ids: dict[str, Any]
     #: The fields stored before this reading (None: the work is new).
     before: dict[str, Any] | None
+    stored_ids: dict[str, Any] = field(default_factory=dict)
     sightings: list[_Sighting] = field(default_factory=list)
     reported: bool = False
 
@@ -160,13 +161,16 @@ class _WorkBook:
         #: The works of this source's items by item key (removed ones too, for removals).
         self.work_of_key: dict[str, _WorkState] = {}
         self._index: dict[str, _WorkState] = {}
+        #: Every work once, with its normalised title (the fuzzy match's choices).
+        self._works: list[_WorkState] = []
+        self._titles: list[str] = []
 
     @classmethod
     def load(cls, session: Session, person_id: int, source_id: int, now: datetime) -> _WorkBook:
         book = cls(person_id, source_id, now)
         for row in session.execute(select(Work.id, Work.fields, Work.ids).where(Work.person_id == person_id)):
             book.works[row.id] = _WorkState(id=row.id, fields=dict(row.fields), ids=dict(row.ids),
-                                             before=dict(row.fields))  # fmt: skip
+                                             before=dict(row.fields), stored_ids=dict(row.ids))  # fmt: skip
         sources = select(PersonSource.source_id).where(PersonSource.person_id == person_id)
         query = (
             select(Item.id, Item.source_id, Item.key, Item.fields, Item.removed_at, Source.url, WorkItem.work_id)
@@ -218,22 +222,27 @@ class _WorkBook:
                 _add_id(work.ids, name, value)
 
     def save(self, session: Session) -> None:
-        for work in self.new_works:
-            work.id = session.execute(
-                insert(Work).returning(Work.id),
-                {"person_id": self.person_id, "fields": work.fields, "ids": work.ids, "first_seen": self.now,
-                 "last_seen": self.now},
-            ).scalar_one()  # fmt: skip
+        """Write new works, changed works and new links, a statement for each (not one per row)."""
+        table = Work.__table__
+        if self.new_works:
+            rows = [{"person_id": self.person_id, "fields": w.fields, "ids": w.ids, "first_seen": self.now,
+                     "last_seen": self.now} for w in self.new_works]  # fmt: skip
+            statement = insert(table).returning(table.c.id, sort_by_parameter_order=True)
+            for work, work_id in zip(self.new_works, session.scalars(statement, rows), strict=True):
+                work.id = work_id
         touched = [w for w in {id(w): w for w in self.work_of_key.values()}.values() if w.before is not None]
-        for work in touched:
-            values: dict[str, Any] = {"last_seen": self.now}
-            if work.fields != work.before:
-                values["fields"] = work.fields
-            values["ids"] = work.ids
-            session.execute(update(Work).where(Work.id == work.id).values(**values))
+        changed = [{"b_id": w.id, "b_fields": w.fields, "b_ids": w.ids} for w in touched
+                   if w.fields != w.before or w.ids != w.stored_ids]  # fmt: skip
+        if changed:
+            statement = update(table).where(table.c.id == bindparam("b_id")).values(
+                fields=bindparam("b_fields", type_=table.c.fields.type),
+                ids=bindparam("b_ids", type_=table.c.ids.type),
+                last_seen=self.now,
+            )
+            session.execute(statement, changed)
         if self.new_links:
             rows = [{"item_id": s.item_id, "work_id": w.id} for s, w in self.new_links]
-            session.execute(insert(WorkItem), rows)
+            session.execute(insert(WorkItem.__table__), rows)
 
     # -- finding a work -------------------------------------------------------------------
     def _find(self, sighting: _Sighting) -> _WorkState | None:
@@ -250,16 +259,17 @@ class _WorkBook:
         return self._fuzzy(title, fields)
 
     def _fuzzy(self, title: str, fields: Mapping[str, Any]) -> _WorkState | None:
-        from rapidfuzz import fuzz
+        """The work whose title is most like ``title`` (rapidfuzz, over the person's works at once)."""
+        if not title or not self._titles:
+            return None
+        from rapidfuzz import fuzz, process
 
-        best: tuple[float, _WorkState] | None = None
-        for work in {id(w): w for w in self._index.values()}.values():
-            if not (_years_close(work.fields, fields) and _compatible(work.fields, fields)):
-                continue
-            score = fuzz.ratio(title, normalise_key(work.fields.get("title")), score_cutoff=FUZZY_TITLE)
-            if score and (best is None or score > best[0]):
-                best = (score, work)
-        return best[1] if best else None
+        candidates = process.extract(title, self._titles, scorer=fuzz.ratio, score_cutoff=FUZZY_TITLE, limit=5)
+        for _title, _score, position in candidates:  # best first
+            work = self._works[position]
+            if _years_close(work.fields, fields) and _compatible(work.fields, fields):
+                return work
+        return None
 
     def _create(self, sighting: _Sighting) -> _WorkState:
         work = _WorkState(id=None, fields=dict(sighting.fields), ids={}, before=None)
@@ -278,8 +288,11 @@ class _WorkBook:
                         self._index.setdefault(f"{name}:{str(one).lower()}", work)
         titles = [work.fields.get("title")] + ([sighting.fields.get("title")] if sighting else [])
         for title in titles:
-            if key := normalise_key(title):
-                self._index.setdefault(f"title:{key}", work)
+            key = normalise_key(title)
+            if key and f"title:{key}" not in self._index:
+                self._index[f"title:{key}"] = work
+                self._works.append(work)
+                self._titles.append(key)
 
 
 def merge_fields(sightings: Sequence[_Sighting]) -> dict[str, Any]:
