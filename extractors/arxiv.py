@@ -16,8 +16,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from extractors.base import Case, Extractor
-from extractors.indexes import api_texts, parse_xml, split_doi
+from extractors.base import Case
+from extractors.indexes import IndexExtractor, parse_xml, split_doi
 from watcher.errors import ExtractionError
 from watcher.records import Document, Paper, Record
 from watcher.text import clean_text, parse_year
@@ -78,31 +78,24 @@ def _text(element: Any, tag: str) -> str:
     return clean_text("".join(found.itertext())) if found is not None else ""
 
 
-class ArxivExtractor(Extractor):
+class ArxivExtractor(IndexExtractor):
     """arXiv preprints (arxiv:"Full Name", arxiv:ORCID): arXiv id, version, categories."""
 
     name = "arxiv"
     url_patterns = (r"^arxiv:",)
-    priority = 90
+    markers = ("<feed", "http://arxiv.org/schemas/atom")
+    found = "an arXiv Atom feed"
 
-    def detect(self, doc: Document) -> str | None:
-        head = (next(iter(doc.files.values()), "") if doc.is_bundle else doc.text)[:2000]
-        return "an arXiv Atom feed" if "http://arxiv.org/schemas/atom" in head and "<feed" in head else None
+    def read_answer(self, text: str) -> tuple[list[Record], list[Mapping[str, str]]]:
+        papers, extra = arxiv_papers(text)
+        return list(papers), extra
 
     def read(self, doc: Document) -> tuple[list[Record], tuple[Mapping[str, str], ...]]:
-        papers: list[Record] = []
-        extra: list[Mapping[str, str]] = []
-        seen: set[str] = set()
-        for text in api_texts(doc):
-            for paper, ids in zip(*arxiv_papers(text), strict=True):
-                if paper.arxiv not in seen:
-                    seen.add(paper.arxiv or "")
-                    papers.append(paper)
-                    extra.append(ids)
-        return papers, tuple(extra)
-
-    def parse(self, doc: Document) -> list[Record]:
-        return self.read(doc)[0]
+        # An entry repeated on two pages (new submissions shift a newest-first query) is one paper.
+        records, extra = super().read(doc)
+        first = {getattr(r, "arxiv", None): i for i, r in reversed(list(enumerate(records)))}
+        keep = [i for i, r in enumerate(records) if first[getattr(r, "arxiv", None)] == i]
+        return [records[i] for i in keep], tuple(extra[i] for i in keep)
 
 
 CASES = (

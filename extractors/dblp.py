@@ -16,10 +16,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from extractors.base import Case, Extractor
-from extractors.indexes import api_texts, parse_xml, split_doi
+from extractors.base import Case
+from extractors.indexes import IndexExtractor, parse_xml, split_doi
 from watcher.errors import ExtractionError
-from watcher.records import Document, Paper, Record
+from watcher.records import Paper, Record
 from watcher.text import clean_text, find_arxiv
 
 __all__ = ["CASES", "DblpExtractor", "dblp_papers"]
@@ -91,28 +91,18 @@ def _text(element: Any) -> str:
     return clean_text("".join(element.itertext()))
 
 
-class DblpExtractor(Extractor):
+class DblpExtractor(IndexExtractor):
     """DBLP person records (dblp:PID): papers with venue, year, DOI and arXiv links."""
 
     name = "dblp"
     url_patterns = (r"^dblp:",)
-    priority = 90
+    markers = ("<dblpperson",)
+    head = 500
+    found = "a <dblpperson> document"
 
-    def detect(self, doc: Document) -> str | None:
-        head = (next(iter(doc.files.values()), "") if doc.is_bundle else doc.text)[:500]
-        return "a <dblpperson> document" if "<dblpperson" in head else None
-
-    def read(self, doc: Document) -> tuple[list[Record], tuple[Mapping[str, str], ...]]:
-        papers: list[Record] = []
-        ids: list[Mapping[str, str]] = []
-        for text in api_texts(doc):
-            found, keys = dblp_papers(text)
-            papers.extend(found)
-            ids.extend(keys)
-        return papers, tuple(ids)
-
-    def parse(self, doc: Document) -> list[Record]:
-        return self.read(doc)[0]
+    def read_answer(self, text: str) -> tuple[list[Record], list[Mapping[str, str]]]:
+        papers, keys = dblp_papers(text)
+        return list(papers), keys
 
 
 CASES = (

@@ -8,17 +8,16 @@ from __future__ import annotations
 
 import html.entities
 import re
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
+from extractors.base import Extractor
 from watcher.errors import ExtractionError
-from watcher.records import Document
+from watcher.records import Document, Record
 from watcher.text import find_arxiv, find_doi
 
-__all__ = ["Identified", "api_texts", "arxiv_doi", "parse_xml", "split_doi"]
+__all__ = ["IndexExtractor", "api_texts", "arxiv_doi", "parse_xml", "split_doi"]
 
-#: Records beside their identifiers beyond the records' fields, as ``Extractor.read`` returns them.
-Identified = tuple[list[Any], tuple[Mapping[str, str], ...]]
 
 # XML knows five named entities; DBLP's records may use HTML's (its DTD declares them).
 _XML_ENTITIES = frozenset({"amp", "lt", "gt", "quot", "apos"})
@@ -72,3 +71,35 @@ def split_doi(text: str | None) -> tuple[str | None, str | None]:
     arxiv = arxiv_doi(doi)
     return (None, arxiv) if arxiv else (doi, find_arxiv(text))
 
+
+
+class IndexExtractor(Extractor):
+    """An extractor of one API's answers: each answer read by ``read_answer``, in request order."""
+
+    priority = 90
+    #: Strings that, all found near the start of the first answer, say it is this API's.
+    markers: ClassVar[Sequence[str]] = ()
+    #: How far into the first answer the markers are looked for.
+    head: ClassVar[int] = 2000
+    #: What ``detect`` says when the markers are found.
+    found: ClassVar[str] = ""
+
+    def read_answer(self, text: str) -> tuple[list[Record], list[Mapping[str, str]]]:
+        raise NotImplementedError
+
+    def detect(self, doc: Document) -> str | None:
+        texts = api_texts(doc)
+        start = texts[0][: self.head] if texts else ""
+        return self.found if self.markers and all(marker in start for marker in self.markers) else None
+
+    def read(self, doc: Document) -> tuple[list[Record], tuple[Mapping[str, str], ...]]:
+        records: list[Record] = []
+        ids: list[Mapping[str, str]] = []
+        for text in api_texts(doc):
+            found, found_ids = self.read_answer(text)
+            records.extend(found)
+            ids.extend(found_ids)
+        return records, tuple(ids)
+
+    def parse(self, doc: Document) -> list[Record]:
+        return self.read(doc)[0]

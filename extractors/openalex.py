@@ -15,10 +15,10 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from extractors.base import Case, Extractor
-from extractors.indexes import api_texts, split_doi
+from extractors.base import Case
+from extractors.indexes import IndexExtractor, split_doi
 from watcher.errors import ExtractionError
-from watcher.records import Document, Paper, Record
+from watcher.records import Paper, Record
 from watcher.text import clean_text, find_arxiv
 
 __all__ = ["CASES", "OpenAlexExtractor", "openalex_papers"]
@@ -87,28 +87,18 @@ def _mapping(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-class OpenAlexExtractor(Extractor):
+class OpenAlexExtractor(IndexExtractor):
     """OpenAlex works (openalex:A…): DOI, venue, year, open-access link."""
 
     name = "openalex"
     url_patterns = (r"^openalex:",)
-    priority = 90
+    markers = ('"results"', '"https://openalex.org/W')
+    head = 3000
+    found = "OpenAlex works"
 
-    def detect(self, doc: Document) -> str | None:
-        head = (next(iter(doc.files.values()), "") if doc.is_bundle else doc.text)[:3000]
-        return "OpenAlex works" if '"results"' in head and '"https://openalex.org/W' in head else None
-
-    def read(self, doc: Document) -> tuple[list[Record], tuple[Mapping[str, str], ...]]:
-        papers: list[Record] = []
-        ids: list[Mapping[str, str]] = []
-        for text in api_texts(doc):
-            found, work_ids = openalex_papers(text)
-            papers.extend(found)
-            ids.extend(work_ids)
-        return papers, tuple(ids)
-
-    def parse(self, doc: Document) -> list[Record]:
-        return self.read(doc)[0]
+    def read_answer(self, text: str) -> tuple[list[Record], list[Mapping[str, str]]]:
+        papers, ids = openalex_papers(text)
+        return list(papers), ids
 
 
 CASES = (

@@ -16,10 +16,10 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from extractors.base import Case, Extractor
-from extractors.indexes import api_texts, split_doi
+from extractors.base import Case
+from extractors.indexes import IndexExtractor, split_doi
 from watcher.errors import ExtractionError
-from watcher.records import Award, Document, Paper, Record, Role
+from watcher.records import Award, Paper, Record, Role
 from watcher.text import clean_text, find_arxiv
 
 __all__ = ["CASES", "OrcidExtractor", "orcid_records"]
@@ -137,28 +137,17 @@ def _mapping(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-class OrcidExtractor(Extractor):
+class OrcidExtractor(IndexExtractor):
     """ORCID records (orcid:ID): works, employments and educations as roles, distinctions as awards."""
 
     name = "orcid"
     url_patterns = (r"^orcid:",)
-    priority = 90
+    markers = ('"orcid-identifier"',)
+    head = 1000
+    found = "an ORCID record"
 
-    def detect(self, doc: Document) -> str | None:
-        head = (next(iter(doc.files.values()), "") if doc.is_bundle else doc.text)[:1000]
-        return "an ORCID record" if '"orcid-identifier"' in head else None
-
-    def read(self, doc: Document) -> tuple[list[Record], tuple[Mapping[str, str], ...]]:
-        records: list[Record] = []
-        ids: list[Mapping[str, str]] = []
-        for text in api_texts(doc):
-            found, work_ids = orcid_records(text)
-            records.extend(found)
-            ids.extend(work_ids)
-        return records, tuple(ids)
-
-    def parse(self, doc: Document) -> list[Record]:
-        return self.read(doc)[0]
+    def read_answer(self, text: str) -> tuple[list[Record], list[Mapping[str, str]]]:
+        return orcid_records(text)
 
 
 CASES = (

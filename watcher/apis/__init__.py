@@ -160,5 +160,5 @@ async def fetch_api_source(
     from watcher.apis import arxiv, dblp, openalex, orcid
 
     readers = {"dblp": dblp.fetch_person, "arxiv": arxiv.fetch_author, "openalex": openalex.fetch_works,
-               "orcid": orcid.fetch_record}  # fmt: skip
+               "orcid": orcid.fetch_orcid_record}  # fmt: skip
     return await readers[spec.kind](fetcher, spec, state=state, settings=settings)

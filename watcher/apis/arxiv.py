@@ -13,11 +13,12 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from watcher.apis.calls import api_get, validators_of
+from watcher.apis import ApiFetch
+from watcher.apis.calls import api_get, fetch_record
 from watcher.errors import FetchError
 
 if TYPE_CHECKING:
-    from watcher.apis import ApiFetch, ApiSettings, ApiSpec
+    from watcher.apis import ApiSettings, ApiSpec
     from watcher.fetch import Fetcher, FetchResult
 
 __all__ = ["FEED_FILE", "MAX_RESULTS", "PER_PAGE", "fetch_author", "page_file"]
@@ -40,17 +41,10 @@ def page_file(number: int) -> str:
 async def fetch_author(
     fetcher: Fetcher, spec: ApiSpec, *, state: Mapping[str, Any], settings: ApiSettings
 ) -> ApiFetch:
-    from watcher.apis import ApiFetch
-
     base, gap = settings.base("arxiv"), settings.gaps["arxiv"]
     if spec.by_orcid:
-        what = f"arXiv author feed of {spec.ident}"
-        result = await api_get(fetcher, f"{base}/a/{spec.ident}.atom2", what=what, gap=gap, accept=_ACCEPT,
-                               state=state)  # fmt: skip
-        if result.not_modified:
-            return ApiFetch(files={}, state=dict(state), not_modified=True)
-        _check_feed(result, what)
-        return ApiFetch(files={FEED_FILE: result.text}, state=validators_of(result), not_modified=False)
+        return await fetch_record(fetcher, f"{base}/a/{spec.ident}.atom2", what=f"arXiv author feed of {spec.ident}",
+                                  gap=gap, accept=_ACCEPT, state=state, file=FEED_FILE, check=_check_feed)  # fmt: skip
     what = f'arXiv query au:"{spec.ident}"'
     files: dict[str, str] = {}
     start, total = 0, None

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from watcher.apis import ApiFetch
 from watcher.errors import FetchError
 from watcher.fetch import Fetcher, FetchResult
 
-__all__ = ["api_get", "json_object", "validators_of"]
+__all__ = ["api_get", "fetch_record", "json_object", "validators_of"]
 
 
 async def api_get(
@@ -44,6 +45,27 @@ async def api_get(
         raise FetchError(full, f"{what}: the API answered {result.status}: {detail}", retryable=False,
                          status=result.status)  # fmt: skip
     return result
+
+
+async def fetch_record(
+    fetcher: Fetcher,
+    url: str,
+    *,
+    what: str,
+    gap: float,
+    accept: str,
+    state: Mapping[str, Any],
+    file: str,
+    check: Callable[[FetchResult, str], object] | None = None,
+) -> ApiFetch:
+    """A record that is one document (DBLP, ORCID, the arXiv author feed), asked conditionally:
+    a 304 is "not modified"; ``check`` refuses a broken answer before anything is stored."""
+    result = await api_get(fetcher, url, what=what, gap=gap, accept=accept, state=state)
+    if result.not_modified:
+        return ApiFetch(files={}, state=dict(state), not_modified=True)
+    if check is not None:
+        check(result, what)
+    return ApiFetch(files={file: result.text}, state=validators_of(result), not_modified=False)
 
 
 def validators_of(result: FetchResult) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from watcher.apis.calls import api_get, validators_of
+from watcher.apis.calls import fetch_record
 
 if TYPE_CHECKING:
     from watcher.apis import ApiFetch, ApiSettings, ApiSpec
@@ -24,16 +24,12 @@ PERSON_FILE = "person.xml"
 async def fetch_person(
     fetcher: Fetcher, spec: ApiSpec, *, state: Mapping[str, Any], settings: ApiSettings
 ) -> ApiFetch:
-    from watcher.apis import ApiFetch
-
-    result = await api_get(
+    return await fetch_record(
         fetcher,
         f"{settings.base('dblp')}/pid/{spec.ident}.xml",
         what=f"DBLP person {spec.ident}",
         gap=settings.gaps["dblp"],
         accept="application/xml",
         state=state,
+        file=PERSON_FILE,
     )
-    if result.not_modified:
-        return ApiFetch(files={}, state=dict(state), not_modified=True)
-    return ApiFetch(files={PERSON_FILE: result.text}, state=validators_of(result), not_modified=False)

@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from watcher.apis import ApiFetch
 from watcher.apis.calls import api_get, json_object
 from watcher.errors import FetchError
 
 if TYPE_CHECKING:
-    from watcher.apis import ApiFetch, ApiSettings, ApiSpec
+    from watcher.apis import ApiSettings, ApiSpec
     from watcher.fetch import Fetcher
 
 __all__ = ["MAX_PAGES", "PER_PAGE", "fetch_works", "page_file"]
@@ -31,8 +32,6 @@ def page_file(number: int) -> str:
 async def fetch_works(
     fetcher: Fetcher, spec: ApiSpec, *, state: Mapping[str, Any], settings: ApiSettings
 ) -> ApiFetch:
-    from watcher.apis import ApiFetch
-
     what = f"OpenAlex works of {spec.ident}"
     params = {"filter": f"author.id:{spec.ident}", "select": SELECT, "per-page": str(PER_PAGE),
               "sort": "publication_date:desc"}  # fmt: skip
