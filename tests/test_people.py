@@ -285,3 +285,20 @@ def test_works_are_stored_on_both_databases(database: Database) -> None:
         assert len(works) == 3 and len(session.scalars(select(WorkItem)).all()) == 4
         (quartz,) = [w for w in works if w.fields["title"].startswith("Quartz")]
         assert quartz.fields["venue"] == "NeurIPS" and quartz.ids["arxiv"] == "2609.01234"
+
+
+def test_feeds_of_a_person_hold_their_sources_changes(database: Database) -> None:
+    from watcher.notify.feed import FeedScope, recent_changes
+
+    with database.session() as session:
+        home = add_source(session, "https://jane.example.org/", now=utcnow(), name="jane")
+        other = add_source(session, "https://lab.example.org/", now=utcnow(), name="lab", label="Kestrel Lab")
+        add_person(session, "Jane Doe", ["jane"], now=utcnow())
+        for source in (home, other):
+            session.add(Change(source_id=source.id, kind="news", change="added", after={"text": source.name},
+                               detected_at=utcnow()))  # fmt: skip
+    with database.session() as session:
+        assert [s.name for _, s in recent_changes(session, person="Jane Doe")] == ["jane"]
+        assert [s.name for _, s in recent_changes(session, person="Kestrel Lab")] == ["lab"]
+        assert FeedScope(person="Jane Doe").exists(session) and FeedScope(person="Kestrel Lab").exists(session)
+        assert not FeedScope(person="Nobody").exists(session)
