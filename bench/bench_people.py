@@ -55,10 +55,12 @@ def person_works(number: int, works: int, version: int) -> dict[str, list[Work]]
              venue=f"Venue {i % 7}", doi=f"10.5555/p{number}.{i}", arxiv=f"{2001 + i % 24:04d}.{number:05d}")
         for i in range(works)
     ]  # fmt: skip
-    preprint = Work(title=f"Preprint of topic {number} on light", year=2026, authors=(name,), arxiv=f"2610.{number:05d}")
+    preprint = Work(title=f"Preprint of topic {number} on light", year=2026, authors=(name,),
+                    arxiv=f"2610.{number:05d}")  # fmt: skip
     dblp, arxiv = list(published), [replace(w, venue=None, doi=None) for w in published] + [preprint]
     if version == 2 and number % 10 == 0:  # a new preprint appears on arXiv
-        arxiv.insert(0, Work(title=f"New idea {number} on caustics", year=2026, authors=(name,), arxiv=f"2611.{number:05d}"))
+        new = Work(title=f"New idea {number} on caustics", year=2026, authors=(name,), arxiv=f"2611.{number:05d}")
+        arxiv.insert(0, new)
     if version == 2 and number % 10 == 1:  # the preprint is published: DBLP lists it with a DOI
         dblp.insert(0, replace(preprint, venue="NeurIPS", doi=f"10.5555/nips.{number}"))
     openalex = [w for p in published[: works // 2] for w in (p, replace(p, venue=None, doi=None))]
@@ -106,8 +108,9 @@ def setup(db_url: str, people: int, owned: bool) -> list[int]:
 
 
 def check_phase(db_url: str, bases: dict[str, str], ids: list[int]) -> dict[str, Any]:
-    import watcher.works
     from index_fake import indexes_env
+
+    import watcher.works
     from watcher.fetch import FetchSettings
     from watcher.pipeline import check_sources, open_services
     from watcher.store.db import Database
@@ -193,8 +196,9 @@ def main() -> None:
                         switch.set()
                         ready.wait(120)
                     results[f"{label} {phase}"] = figures = check_phase(db_url, dict(bases), ids)
-                    print(f"{label:>9} {phase:<9} {figures['checks_per_s']:7.0f} checks/s  wall {figures['wall']:6.1f} s"
-                          f"  cpu {figures['cpu']:6.1f} s  changes {figures['changes']:4d}  matching "
+                    print(f"{label:>9} {phase:<9} {figures['checks_per_s']:7.0f} checks/s  "
+                          f"wall {figures['wall']:6.1f} s  cpu {figures['cpu']:6.1f} s  "
+                          f"changes {figures['changes']:4d}  matching "
                           f"{figures['matching_s']:5.2f} s ({figures['matching_cpu_s']:5.2f} s CPU) in "
                           f"{figures['matching_calls']} readings", flush=True)
                 results[f"{label} changes"] = changes_by_kind(db_url)
