@@ -26,6 +26,10 @@ __all__ = ["ALIASES", "REGISTRY", "Case", "Extractor", "by_name", "known_name", 
 
 #: (name, "module:Class", version), most specific first.
 _TABLE: tuple[tuple[str, str, int], ...] = (
+    ("dblp", "extractors.dblp:DblpExtractor", 1),
+    ("arxiv", "extractors.arxiv:ArxivExtractor", 1),
+    ("openalex", "extractors.openalex:OpenAlexExtractor", 1),
+    ("orcid", "extractors.orcid:OrcidExtractor", 1),
     ("academicpages", "extractors.academicpages:AcademicPagesExtractor", 1),
     ("hugo-blox", "extractors.hugo_blox:HugoBloxExtractor", 1),
     ("alfolio", "extractors.alfolio:AlfolioExtractor", 1),

@@ -9,7 +9,7 @@ no clock, no config. The registry in ``extractors/__init__.py`` lists them all.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
@@ -55,6 +55,15 @@ class Extractor:
         """How the page was read, list by list (where, what it was read as, why), for
         ``watcher extract --explain``; empty for extractors that read fixed template fields."""
         return []
+
+    def read(self, doc: Document) -> tuple[list[Record], tuple[Mapping[str, str], ...]]:
+        """The records and, aligned with them, identifiers beyond their fields (a DBLP key, an
+        OpenAlex work id, an arXiv version) for matching one paper across a person's sources.
+
+        Pages have none (an empty tuple); the index extractors override this and ``parse``
+        returns its records.
+        """
+        return self.parse(doc), ()
 
     def better_source(self, doc: Document) -> str | None:
         """A URL that holds this page's content in a cleaner form (a ``papers.bib``, a

@@ -510,6 +510,39 @@ async def test_min_gap_between_requests_to_one_host(site: tuple[StaticSite, str]
     assert len(starts) == 4 and min(gaps) >= 0.07  # 0.1 s, less jitter in arrival times
 
 
+async def test_a_callers_min_gap_holds_for_the_host_from_then_on(site: tuple[StaticSite, str]) -> None:
+    # An API's published rate (arXiv: one request every 3 s) is the caller's minimum gap.
+    static, base = site
+    for n in range(3):
+        static.set(f"/{n}", Page(f"<p>{n}</p>"))
+    async with Fetcher(FetchSettings(host_delay=0.0, retries=0, per_host_limit=4)) as fetcher:
+        await fetcher.fetch(f"{base}/0", obey_robots=False, min_gap=0.3)
+        await asyncio.gather(*(fetcher.fetch(f"{base}/{n}", obey_robots=False) for n in (1, 2)))
+    starts = sorted(t for n in range(3) for t in static.times(f"/{n}"))
+    assert min(b - a for a, b in itertools.pairwise(starts)) >= 0.27
+
+
+async def test_a_retry_after_pauses_every_request_to_the_host() -> None:
+    times: dict[str, list[float]] = {"/a": [], "/b": []}
+
+    async def answer(request: web.Request) -> web.Response:
+        times[request.path].append(time.monotonic())
+        if request.path == "/a" and len(times["/a"]) == 1:
+            return web.Response(status=429, text="slow down", headers={"Retry-After": "1"})
+        return web.Response(text="<p>ok</p>", content_type="text/html")
+
+    with serve(_app({"/a": answer, "/b": answer})) as base:
+        settings = FetchSettings(host_delay=0.0, retries=1, per_host_limit=1)
+        async with Fetcher(settings) as fetcher:
+            first = asyncio.ensure_future(fetcher.fetch(f"{base}/a", obey_robots=False))
+            await asyncio.sleep(0.05)
+            second = await fetcher.fetch(f"{base}/b", obey_robots=False)
+            await first
+    assert second.status == 200
+    # /b was asked after the 429 to /a: it waited out the pause too, not only /a's retry.
+    assert times["/b"][0] - times["/a"][0] >= 0.95 and times["/a"][1] - times["/a"][0] >= 0.95
+
+
 async def test_hosts_are_not_slowed_by_each_other() -> None:
     first, second = StaticSite({"/": "<p>1</p>"}), StaticSite({"/": "<p>2</p>"})
     with serve(first.app(), host="127.0.0.2") as base1, serve(second.app(), host="127.0.0.3") as base2:

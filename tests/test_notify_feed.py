@@ -58,7 +58,8 @@ def test_feed_is_valid_atom_with_stable_entry_ids(db: Database) -> None:
         for required in ("id", "title", "updated", "content"):
             assert entry.find(f"a:{required}", NS) is not None
     member, news, bad_paper = entries
-    assert member.findtext("a:title", namespaces=NS) == "xlab has a new member: Cy Lark, PhD student"
+    # A change reads as news about its person or lab (the label, no person owning the source).
+    assert member.findtext("a:title", namespaces=NS) == "Lab X has a new member: Cy Lark, PhD student"
     assert news.find("a:link", NS).get("href") == "https://jane.example.org/n"
     # A javascript: item link is not used; the entry links to the source page instead.
     assert bad_paper.find("a:link", NS).get("href") == "https://jane.example.org/"

@@ -151,7 +151,8 @@ def cli(ctx: click.Context, db_url: str | None, config_path: str | None, debug: 
 @click.pass_obj
 def add(app: AppContext, location: str, name: str | None, extractor: str, every: str | None, label: str | None,
         no_robots: bool, no_probe: bool) -> None:
-    """Watch a page URL, a github:OWNER/REPO[@BRANCH] repository, or a file."""
+    """Watch a page URL, a github:OWNER/REPO[@BRANCH] repository, a file, or an index record:
+    dblp:PID, arxiv:"Full Name", arxiv:ORCID, openalex:A…, orcid:0000-0000-0000-0000."""
     from extractors import known_name
 
     if extractor != "auto" and known_name(extractor) is None:
@@ -260,6 +261,9 @@ def sync(app: AppContext) -> None:
     for verb, names in (("added", report.added), ("updated", report.updated), ("removed", report.removed)):
         for name in names:
             click.echo(f"  {verb} {name}")
+    people_added, people_updated, people_removed = report.people
+    if people_added or people_updated or people_removed:
+        click.echo(f"people: {len(people_added)} added, {len(people_updated)} updated, {len(people_removed)} removed")
 
 
 # -- checking ----------------------------------------------------------------------------
@@ -398,9 +402,21 @@ def _parse_since(text: str, now: datetime) -> datetime:
     return when if when.tzinfo else when.astimezone()
 
 
-def _changes_json(app: AppContext, refs: Sequence[str], since: datetime | None) -> list[dict[str, Any]]:
+def _changes_json(
+    app: AppContext, refs: Sequence[str], since: datetime | None, person: str | None = None
+) -> list[dict[str, Any]]:
     with app.db.session() as session:
-        sources = {s.id: s for s in find_sources(session, refs, include_inactive=bool(refs))}
+        if person is not None:
+            from watcher.people import sources_of_person
+
+            owned = sources_of_person(session, person)
+            names = {s.name for s in owned}
+            if unknown := [ref for ref in refs if ref not in names and not any(ref == s.url for s in owned)]:
+                raise ConfigError(f"{unknown[0]!r} is not a source of {person}")
+            found = [s for s in owned if not refs or s.name in refs or s.url in refs]
+        else:
+            found = find_sources(session, refs, include_inactive=bool(refs))
+        sources = {s.id: s for s in found}
         query = select(Change).where(Change.source_id.in_(sources)).order_by(Change.detected_at, Change.id)
         if since is not None:
             query = query.where(Change.detected_at >= since)
@@ -415,12 +431,13 @@ def _changes_json(app: AppContext, refs: Sequence[str], since: datetime | None) 
 @cli.command()
 @click.argument("refs", nargs=-1)
 @click.option("--since", help="An ISO date/time or a duration like 7d (default: each source's latest check).")
+@click.option("--person", metavar="NAME", help="Only the changes of this person's or lab's sources.")
 @_format_option()
 @click.pass_obj
-def diff(app: AppContext, refs: Sequence[str], since: str | None, fmt: str) -> None:
+def diff(app: AppContext, refs: Sequence[str], since: str | None, person: str | None, fmt: str) -> None:
     """The changes recorded."""
     when = _parse_since(since, app.now()) if since else None
-    changes = _changes_json(app, refs, when)
+    changes = _changes_json(app, refs, when, person)
     if fmt == "json":
         _echo_json(changes)
         return
@@ -431,11 +448,17 @@ def diff(app: AppContext, refs: Sequence[str], since: str | None, fmt: str) -> N
 
 
 @cli.command()
-@click.argument("ref")
+@click.argument("ref", required=False)
+@click.option("--person", metavar="NAME", help="A person's or lab's items across all their sources.")
 @_format_option()
 @click.pass_obj
-def show(app: AppContext, ref: str, fmt: str) -> None:
-    """The current items of a source."""
+def show(app: AppContext, ref: str | None, person: str | None, fmt: str) -> None:
+    """The current items of a source (or of a person across their sources)."""
+    if person is not None or ref is None:
+        if person is None or ref is not None:
+            raise ConfigError("name a source, or a person with --person NAME")
+        _show_person(app, person, fmt)
+        return
     with app.db.session() as session:
         (source,) = find_sources(session, [ref], include_inactive=True)
         current = select(Item).where(Item.source_id == source.id, Item.removed_at.is_(None))
@@ -449,11 +472,29 @@ def show(app: AppContext, ref: str, fmt: str) -> None:
     _print_items(f"{name} ({url}) read by {extractor}", items)
 
 
+def _show_person(app: AppContext, name: str, fmt: str) -> None:
+    from watcher.people import person_view
+
+    with app.db.session() as session:
+        view = person_view(session, name)
+    if fmt == "json":
+        _echo_json(view)
+        return
+    sources = ", ".join(s["name"] for s in view["sources"])
+    _print_items(f"{view['person']} ({view['kind']}): {sources}", view["items"], with_sources=True)
+    for heading, titles in (("Only on their pages, in no index yet", view["only_on_pages"]),
+                            ("In an index, missing from their pages", view["only_in_indexes"])):  # fmt: skip
+        if titles:
+            click.echo(f"\n{heading} ({len(titles)})")
+            for title in titles:
+                click.echo(f"  - {title}")
+
+
 #: Headings of a source's current items (change reports say "New papers" instead).
 ITEM_HEADINGS = {"paper": "Papers", "role": "Roles", "news": "News", "award": "Awards", "member": "People"}
 
 
-def _print_items(header: str, items: Sequence[dict[str, Any]]) -> None:
+def _print_items(header: str, items: Sequence[dict[str, Any]], *, with_sources: bool = False) -> None:
     from watcher.report import describe_item
 
     click.echo(header)
@@ -465,7 +506,11 @@ def _print_items(header: str, items: Sequence[dict[str, Any]]) -> None:
     for kind, group in by_kind.items():
         click.echo(f"\n{ITEM_HEADINGS.get(kind, kind)} ({len(group)})")
         for item in group:
-            click.echo(f"  - {describe_item(kind, item)}")
+            line = f"  - {describe_item(kind, item)}"
+            if with_sources:
+                ids = ", ".join(f"{k} {v}" for k, v in (item.get("ids") or {}).items() if k in ("doi", "arxiv", "dblp"))
+                line += f"  [{', '.join(item['sources'])}]" + (f" ({ids})" if ids else "")
+            click.echo(line)
 
 
 @cli.command()
@@ -518,6 +563,59 @@ async def _read_for_extract(app: AppContext, location: str) -> Any:
     async with open_services(None, app.config if app.config_path else None, notifiers=()) as services:  # type: ignore[arg-type]
         fetched = await read_document(services, url)
     return to_document(url, fetched)
+
+
+# -- people ---------------------------------------------------------------------------------
+
+
+@cli.group()
+def person() -> None:
+    """People and labs: their sources read together, each paper reported once."""
+
+
+@person.command("add")
+@click.argument("name")
+@click.argument("sources", nargs=-1)
+@click.option("--lab", is_flag=True, help="A lab rather than a person.")
+@click.option("--every", default=None, help="Check interval of sources this adds, e.g. 1d (default: 12h).")
+@click.pass_obj
+def person_add(app: AppContext, name: str, sources: Sequence[str], lab: bool, every: str | None) -> None:
+    """Add a person (or give one more sources): watch names, URLs or source strings such as
+    dblp:PID, arxiv:"Full Name", openalex:A…, orcid:0000-0000-0000-0000."""
+    from watcher.people import add_person
+
+    interval = parse_duration(every) if every else (app.config.every if app.config else timedelta(hours=12))
+    with app.db.session() as session:
+        found = add_person(session, name, sources, now=app.now(), kind="lab" if lab else "person", every=interval)
+        owned = sorted(s.name for s in found.sources)
+        click.echo(f"{found.name} ({found.kind}): {len(owned)} sources" + (f": {', '.join(owned)}" if owned else ""))
+
+
+@person.command("list")
+@_format_option()
+@click.pass_obj
+def person_list(app: AppContext, fmt: str) -> None:
+    """The people and labs, their sources and how many papers they have."""
+    from watcher.people import list_people
+
+    with app.db.session() as session:
+        rows = list_people(session)
+    if fmt == "json":
+        _echo_json(rows)
+        return
+    if not rows:
+        click.echo("no people yet: `watcher person add NAME SOURCE...` or `people:` in the config")
+    for row in rows:
+        click.echo(f"{row['name']:<28} {row['kind']:<6} {row['papers']:>4} papers  {', '.join(row['sources'])}")
+
+
+@person.command("show")
+@click.argument("name")
+@_format_option()
+@click.pass_obj
+def person_show(app: AppContext, name: str, fmt: str) -> None:
+    """A person's items across their sources (as `watcher show --person NAME`)."""
+    _show_person(app, name, fmt)
 
 
 @cli.command("extractors")

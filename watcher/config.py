@@ -18,7 +18,7 @@ import yaml
 
 from watcher.errors import ConfigError
 
-__all__ = ["ChannelConfig", "Config", "WatchEntry", "load_config", "parse_duration"]
+__all__ = ["ChannelConfig", "Config", "PersonEntry", "WatchEntry", "load_config", "parse_duration"]
 
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(s|sec|m|min|h|d|w)", re.I)
 _UNIT_SECONDS = {"s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "d": 86400, "w": 604800}
@@ -54,6 +54,18 @@ class WatchEntry:
 
 
 @dataclass(frozen=True, kw_only=True)
+class PersonEntry:
+    """A person or lab of the ``people:`` list and the sources it owns: watch names or source
+    strings (URLs, ``github:``, ``dblp:``, ``arxiv:``, ``openalex:``, ``orcid:``)."""
+
+    name: str
+    kind: str = "person"
+    sources: tuple[str, ...] = ()
+    #: How often the sources this entry adds (source strings not in the watch list) are checked.
+    every: timedelta = timedelta(hours=12)
+
+
+@dataclass(frozen=True, kw_only=True)
 class ChannelConfig:
     """One notification channel; ``options`` holds the type-specific keys as written."""
 
@@ -68,19 +80,24 @@ class Config:
     every: timedelta = timedelta(hours=12)
     notify: tuple[ChannelConfig, ...] = ()
     watch: tuple[WatchEntry, ...] = ()
+    people: tuple[PersonEntry, ...] = ()
     #: The ``fetch:`` section: ``FetchSettings`` fields (politeness, timeouts, caps) as written.
     fetch: Mapping[str, Any] = field(default_factory=dict)
     #: Top-level keys other stages own (e.g. ``daemon:``), passed through unparsed.
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
-_TOP_KEYS = {"database", "defaults", "fetch", "notify", "watch", "daemon", "operator"}
+_TOP_KEYS = {"database", "defaults", "fetch", "notify", "watch", "people", "apis", "daemon", "operator"}
 #: The fetch settings a config may set (``watcher.fetch.FetchSettings`` checks their values).
 FETCH_KEYS = {
     "user_agent", "connect_timeout", "read_timeout", "deadline", "max_bytes", "max_redirects",
     "per_host_limit", "host_delay", "max_crawl_delay", "retries", "retry_after_cap", "max_concurrency",
 }
 _WATCH_KEYS = {"name", "url", "extractor", "every", "cron", "timezone", "robots", "label", "tags"}
+_PERSON_KEYS = {"name", "kind", "sources", "every"}
+_PERSON_KINDS = ("person", "lab")
+#: ``apis:`` settings per API (secrets are named by an environment variable, never written here).
+_API_KEYS = {"openalex": {"mailto", "api_key_env"}}
 
 
 def _require_mapping(value: Any, where: str) -> Mapping[str, Any]:
@@ -119,6 +136,39 @@ def _parse_watch(raw: Any, index: int, default_every: timedelta) -> WatchEntry:
     )
 
 
+def _parse_person(raw: Any, index: int, default_every: timedelta) -> PersonEntry:
+    where = f"people[{index}]"
+    data = _require_mapping(raw, where)
+    _check_keys(data, _PERSON_KEYS, where)
+    name = str(data.get("name") or "").strip()
+    if not name:
+        raise ConfigError(f"{where}: 'name' is required")
+    kind = str(data.get("kind") or "person")
+    if kind not in _PERSON_KINDS:
+        raise ConfigError(f"{where}: 'kind' is person or lab, not {kind!r}")
+    sources = data.get("sources") or ()
+    if isinstance(sources, str) or not all(isinstance(s, str) and s.strip() for s in sources):
+        raise ConfigError(f"{where}: 'sources' is a list of watch names or source strings")
+    return PersonEntry(
+        name=name,
+        kind=kind,
+        sources=tuple(s.strip() for s in sources),
+        every=parse_duration(data["every"]) if data.get("every") else default_every,
+    )
+
+
+def _parse_apis(raw: Any) -> dict[str, Any]:
+    apis = _require_mapping(raw, "apis")
+    _check_keys(apis, set(_API_KEYS), "apis")
+    for api, allowed in _API_KEYS.items():
+        settings = _require_mapping(apis.get(api) or {}, f"apis.{api}")
+        _check_keys(settings, allowed, f"apis.{api}")
+        for key, value in settings.items():
+            if not isinstance(value, str):
+                raise ConfigError(f"apis.{api}.{key}: expected text, got {value!r}")
+    return dict(apis)
+
+
 def _parse_fetch(raw: Any) -> dict[str, Any]:
     fetch = _require_mapping(raw, "fetch")
     _check_keys(fetch, FETCH_KEYS, "fetch")
@@ -150,14 +200,22 @@ def parse_config(data: Any, path: Path | None = None) -> Config:
     names = [w.name for w in watch]
     if dup := next((n for n in names if names.count(n) > 1), None):
         raise ConfigError(f"watch: the name {dup!r} is used twice")
+    people = [_parse_person(raw, i, every) for i, raw in enumerate(data.get("people") or [])]
+    person_names = [p.name for p in people]
+    if dup := next((n for n in person_names if person_names.count(n) > 1), None):
+        raise ConfigError(f"people: the name {dup!r} is used twice")
+    extra = {k: data[k] for k in ("daemon", "operator") if k in data}
+    if data.get("apis"):
+        extra["apis"] = _parse_apis(data["apis"])
     return Config(
         path=path,
         database=data.get("database"),
         every=every,
         notify=tuple(notify),
         watch=tuple(watch),
+        people=tuple(people),
         fetch=dict(fetch),
-        extra={k: data[k] for k in ("daemon", "operator") if k in data},
+        extra=extra,
     )
 
 

@@ -7,7 +7,7 @@ reason is kept, so ``watcher extract`` can say which extractor ran and why.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -27,6 +27,9 @@ class Extraction:
     version: int
     reason: str
     records: tuple[Record, ...]
+    #: Identifiers beyond the records' fields, aligned with ``records`` (index extractors
+    #: only; empty for pages): see ``Extractor.read``.
+    ids: tuple[Mapping[str, str], ...] = ()
     #: How the page was read, list by list, when asked for (``explain=True``).
     lists: tuple[ListReport, ...] = ()
 
@@ -61,14 +64,19 @@ def extract_records(
     it becomes an ``ExtractionError``."""
     extractor, reason = choose_extractor(doc, name, registry)
     try:
-        records = extractor.parse(doc)
+        records, ids = extractor.read(doc)
         lists = extractor.explain(doc) if explain else []
     except ExtractionError:
         raise
     except Exception as exc:  # an extractor bug must not take the whole check down
         raise ExtractionError(f"{extractor.name} failed on {doc.url}: {exc!r}") from exc
     return Extraction(
-        extractor=extractor.name, version=extractor.version, reason=reason, records=tuple(records), lists=tuple(lists)
+        extractor=extractor.name,
+        version=extractor.version,
+        reason=reason,
+        records=tuple(records),
+        ids=tuple(ids),
+        lists=tuple(lists),
     )
 
 

@@ -164,6 +164,10 @@ class _Options:
     max_bytes: int
     etag: str | None = None
     last_modified: str | None = None
+    #: The caller's minimum gap between requests to this host (an API's published etiquette).
+    min_gap: float = 0.0
+    #: A retry after the wait a server asked for: the host's pause is already served.
+    after_pause: bool = False
 
 
 class _Transient(Exception):
@@ -224,6 +228,9 @@ class _HostGate:
         self.gap = gap
         #: When this process last started a request to the host (the Fetcher's clock).
         self.last_start = float("-inf")
+        #: No request starts before this (the Fetcher's clock): the host answered 429 or 503
+        #: with a Retry-After, which asks for a pause, not only a later retry of one request.
+        self.paused_until = float("-inf")
 
 
 class Fetcher:
@@ -320,6 +327,7 @@ class Fetcher:
         accept: str | None = None,
         headers: Mapping[str, str] | None = None,
         raise_for_status: bool = True,
+        min_gap: float = 0.0,
     ) -> FetchResult:
         """GET ``url`` (or read a ``file://`` URL / local path), conditionally when validators are given.
 
@@ -328,6 +336,8 @@ class Fetcher:
         per-source opt-out of robots.txt. ``headers`` are added to (and override) the defaults.
         ``raise_for_status=False`` returns 4xx answers (except 429) as results instead of
         raising, for API callers that read error bodies; 5xx and 429 are still retried.
+        ``min_gap`` raises the gap between request starts to this host to at least that many
+        seconds, for this request and every later one (an API's published rate limit).
         Raises ``FetchError`` on every failure.
         """
         local = _local_path(url)
@@ -347,6 +357,7 @@ class Fetcher:
             max_bytes=self.settings.max_bytes,
             etag=etag,
             last_modified=last_modified,
+            min_gap=min_gap,
         )
         return await self._fetch_with_retries(url, target, options)
 
@@ -363,6 +374,7 @@ class Fetcher:
                 attempt += 1
                 log.debug("retrying %s in %.2f s (attempt %d): %s", url, wait, attempt, transient.error)
                 await self._sleep(wait)
+                options = replace(options, after_pause=transient.retry_after is not None)
 
     def _retry_wait(self, attempt: int, retry_after: float | None) -> float:
         if retry_after is not None:
@@ -407,7 +419,11 @@ class Fetcher:
         """Send one request within its host's limits: the result or the redirect to follow, and its duration."""
         host = _host_key(request.url)
         gate = self._gate(host)
+        gate.gap = max(gate.gap, options.min_gap)
         async with gate.slots, self._host_gate.slot(host, self.settings.per_host_limit):
+            pause = gate.paused_until - self._clock()
+            if pause > 0 and not options.after_pause:
+                await self._sleep(pause)
             wait = await self._host_gate.reserve(host, gate.gap)
             if wait > 0:  # most requests need no wait: no extra turn of the event loop for them
                 await self._sleep(wait)
@@ -419,7 +435,13 @@ class Fetcher:
             gate.last_start = self._clock()
             async with self._overall:
                 started = self._clock()
-                outcome = await self._send_within_deadline(url, request, options)
+                try:
+                    outcome = await self._send_within_deadline(url, request, options)
+                except _Transient as transient:
+                    if transient.retry_after is not None:
+                        pause_end = self._clock() + min(transient.retry_after, self.settings.retry_after_cap)
+                        gate.paused_until = max(gate.paused_until, pause_end)
+                    raise
                 return outcome, self._clock() - started
 
     async def _send_within_deadline(

@@ -26,6 +26,7 @@ from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from extractors import version_of
+from watcher.apis import ApiSettings, api_settings, is_api_spec
 from watcher.errors import ExtractionError, FetchError, WatcherError
 from watcher.fetch import Fetcher, FetchSettings, HostGate
 from watcher.records import Document, Record, record_fields
@@ -41,7 +42,7 @@ from watcher.snapshot import (
     store_bodies,
 )
 from watcher.store.db import Database, utcnow
-from watcher.store.models import Change, Item, RobotsTxt, Snapshot, Source
+from watcher.store.models import Change, Item, PersonSource, RobotsTxt, Snapshot, Source
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -91,6 +92,8 @@ class Services:
     github_api: str = "https://api.github.com"
     github_raw: str = "https://raw.githubusercontent.com"
     github_token: str | None = field(default=None, repr=False)
+    #: Where the index APIs (dblp:, arxiv:, openalex:, orcid:) are, and how politely to ask them.
+    apis: ApiSettings = field(default_factory=ApiSettings)
     #: Where pages are extracted: worker processes, so that the event loop keeps fetching
     #: while a page is parsed; ``None`` extracts in the event loop's thread.
     extract_pool: Executor | None = None
@@ -126,6 +129,7 @@ async def open_services(
     from watcher.github import github_endpoints_from_env
 
     api, raw, token = github_endpoints_from_env(environ)
+    apis = api_settings(environ, config.extra.get("apis") if config else None)
     if host_gate is None:
         from watcher.hosts import shared_host_gate
 
@@ -145,6 +149,7 @@ async def open_services(
                 github_api=api,
                 github_raw=raw,
                 github_token=token,
+                apis=apis,
                 extract_pool=pool,
             )
     finally:
@@ -176,6 +181,8 @@ class _SourceView:
     fetch_state: Mapping[str, Any]
     alerted: bool = False
     suspect: bool = False
+    #: The person or lab that owns the source: its papers are matched across their sources.
+    person_id: int | None = None
 
 
 async def read_document(
@@ -216,6 +223,8 @@ async def read_document(
     if _extractor_outdated(state):
         # A 304 would leave nothing to re-read: ask for the body so the new extractor reads it.
         state = {}
+    if is_api_spec(url):
+        return await _read_index(services, url, state)
     result = await services.fetcher.fetch(
         url, etag=state.get("etag"), last_modified=state.get("last_modified"), obey_robots=obey_robots
     )
@@ -229,6 +238,24 @@ async def read_document(
         last_modified=result.last_modified,
         not_modified=result.not_modified,
         elapsed_ms=result.elapsed_ms,
+    )
+
+
+async def _read_index(services: Services, url: str, state: Mapping[str, Any]) -> Fetched:
+    """An index record (``dblp:``, ``arxiv:``, ``openalex:``, ``orcid:``) through its API, as a bundle."""
+    from watcher.apis import fetch_api_source, parse_api_spec
+
+    answer = await fetch_api_source(services.fetcher, parse_api_spec(url), state=state, settings=services.apis)
+    return Fetched(
+        url=url,
+        status=304 if answer.not_modified else 200,
+        body=b"" if answer.not_modified else bundle_body(answer.files),
+        text="",
+        content_type="application/x-index-record",
+        files=answer.files,
+        etag=answer.state.get("etag"),
+        last_modified=answer.state.get("last_modified"),
+        not_modified=answer.not_modified,
     )
 
 
@@ -294,7 +321,7 @@ async def _process(
         return _record_failure(services, view, exc, started)
     reading = _read_state(fetched, extraction, records)
     if batch is not None and not (view.alerted or view.suspect):
-        if not view.fetch_state:  # never read: a baseline
+        if not view.fetch_state and view.person_id is None:  # never read: a baseline
             return batch.add_first_reading(view, fetched, extraction, records, reading, started)
         if _same_reading(view.fetch_state, reading):
             return batch.add_same_reading(view, fetched, extraction, reading, started)
@@ -532,11 +559,19 @@ def _load_views(session: Session, source_ids: Sequence[int]) -> dict[int, _Sourc
     # Chunks keep the IN list under SQLite's bound-parameter limit.
     for start in range(0, len(wanted), 500):
         chunk = wanted[start : start + 500]
-        views.update((s.id, _view_of(s)) for s in session.scalars(select(Source).where(Source.id.in_(chunk))))
+        owners: dict[int, int] = {
+            row.source_id: row.person_id
+            for row in session.execute(
+                select(PersonSource.source_id, PersonSource.person_id).where(PersonSource.source_id.in_(chunk))
+            )
+        }
+        views.update(
+            (s.id, _view_of(s, owners.get(s.id))) for s in session.scalars(select(Source).where(Source.id.in_(chunk)))
+        )
     return views
 
 
-def _view_of(source: Source) -> _SourceView:
+def _view_of(source: Source, person_id: int | None = None) -> _SourceView:
     return _SourceView(
         id=source.id,
         name=source.name,
@@ -546,6 +581,7 @@ def _view_of(source: Source) -> _SourceView:
         fetch_state=dict(source.fetch_state or {}),
         alerted=source.alerted is not None,
         suspect=source.last_status == "suspect",
+        person_id=person_id,
     )
 
 
@@ -695,6 +731,9 @@ def _apply_extraction(
         item_ids: dict[tuple[str, str], int] = {}
     else:
         item_ids = _sync_items(session, source.id, rows, records, renames, now)
+    if view.person_id is not None:
+        result = _reconcile_person(session, view, extraction, result, rebaseline, now)
+        status = status if rebaseline else ("changed" if result.changes else "unchanged")
     changes: list[Change] = []
     if not rebaseline and result.changes:
         changes = _record_changes(session, source, snapshot_id, result, item_ids, rows, now)
@@ -714,6 +753,20 @@ def _apply_extraction(
         changes=len(changes),
         duration_ms=_elapsed_ms(started),
     )
+
+
+def _reconcile_person(
+    session: Session, view: _SourceView, extraction: Extraction, result: DiffResult, rebaseline: bool, now: datetime
+) -> DiffResult:
+    """The source's changes as its person sees them: a paper already listed on another of their
+    sources is not new (``watcher.works``)."""
+    from watcher.works import reconcile_papers
+
+    assert view.person_id is not None
+    seen = reconcile_papers(session, person_id=view.person_id, source_id=view.id, extraction=extraction,
+                            result=result, report=not rebaseline, now=now)  # fmt: skip
+    assert seen is not None
+    return seen
 
 
 def _read_snapshot_row(
@@ -984,6 +1037,7 @@ def _record_changes(
                 after=change.after,
                 delta=change.delta,
                 detected_at=now,
+                ids=getattr(change, "ids", None),  # a person's paper: its ids across their sources
             )
         )
     session.add_all(changes)

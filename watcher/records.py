@@ -7,6 +7,7 @@ so items are compared by identity, never by their position on the page.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
@@ -24,8 +25,11 @@ __all__ = [
     "Paper",
     "Record",
     "Role",
+    "paper_ids",
     "record_from_fields",
 ]
+
+_DBLP_RECORD = re.compile(r"dblp\.(?:org|uni-trier\.de)/rec/(?:bibtex/|html/|xml/)?(.+?)(?:\.html|\.xml|\.bib)?$")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -151,6 +155,19 @@ def record_from_fields(kind: str, fields: Mapping[str, Any]) -> Record:
     if "authors" in known:
         known["authors"] = tuple(known["authors"] or ())
     return cls(**known)
+
+
+def paper_ids(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The identifiers a paper's own fields hold: DOI, arXiv id, and the DBLP key of a DBLP link."""
+    ids: dict[str, Any] = {}
+    if fields.get("doi"):
+        ids["doi"] = str(fields["doi"]).lower()
+    if fields.get("arxiv"):
+        ids["arxiv"] = fields["arxiv"]
+    match = _DBLP_RECORD.search(str(fields.get("url") or ""))
+    if match:
+        ids["dblp"] = match[1]
+    return ids
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

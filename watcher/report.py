@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from watcher.records import KINDS
+from watcher.records import KINDS, paper_ids
 from watcher.store.models import Change, Source
 
 __all__ = ["KIND_HEADINGS", "change_sentence", "change_to_json", "describe_item", "item_fields"]
@@ -30,7 +30,13 @@ def item_fields(kind: str, fields: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def change_to_json(change: Change, source: Source) -> dict[str, Any]:
-    """One change as the JSON object of the external contract."""
+    """One change as the JSON object of the external contract.
+
+    Beside the contract's fields: ``person``, the person or lab the source belongs to (its
+    label when no person owns it; null when neither), and for papers ``ids``, the identifiers
+    found across the person's sources (DOI, arXiv id, DBLP key, OpenAlex id …), or those of the
+    item itself for a source without a person.
+    """
     current = change.after if change.change != "removed" else change.before
     obj: dict[str, Any] = {
         "source": source.name,
@@ -42,6 +48,9 @@ def change_to_json(change: Change, source: Source) -> dict[str, Any]:
     if change.change == "modified":
         obj["before"] = item_fields(change.kind, change.before)
     obj["detected_at"] = change.detected_at.isoformat()
+    obj["person"] = source.person_name
+    if change.kind == "paper":
+        obj["ids"] = dict(change.ids) if change.ids else paper_ids(current or {})
     return obj
 
 
@@ -77,7 +86,7 @@ def change_sentence(change: dict[str, Any]) -> str:
 
     "Jane Doe posted a new paper: *Title* (NeurIPS 2026)".
     """
-    who = change["source"]
+    who = change.get("person") or change["source"]
     kind, what = change["kind"], change["change"]
     item = change["item"]
     if what == "added":

@@ -24,6 +24,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 from urllib.parse import urlsplit
 
+from watcher.apis import API_KINDS
 from watcher.errors import WatcherError
 from watcher.store.db import Database
 
@@ -39,9 +40,13 @@ __all__ = [
 ]
 
 def host_of(url: str) -> str:
-    """The politeness key of a source: its host and port (``github:`` sources share GitHub's)."""
+    """The politeness key of a source: its host and port (``github:`` sources share GitHub's, and
+    each index API's sources its host's)."""
     if url.startswith("github:"):
         return "github"
+    kind = url.split(":", 1)[0]
+    if kind in API_KINDS:
+        return kind  # one API host each, whoever the source names
     parts = urlsplit(url)
     return parts.netloc.lower() if parts.scheme in {"http", "https"} else "local"
 

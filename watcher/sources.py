@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from watcher.apis import API_KINDS, is_api_spec, parse_api_spec
 from watcher.config import Config, WatchEntry
 from watcher.errors import ConfigError
 from watcher.store.models import Source
@@ -32,6 +33,8 @@ _GITHUB = re.compile(r"^github:[\w.-]+/[\w.-]+(@[\w./-]+)?$")
 def canonical_location(location: str) -> str:
     """Check and canonicalise what a user gives as a source: URL, ``github:`` spec or file."""
     location = location.strip()
+    if is_api_spec(location):
+        return str(parse_api_spec(location))
     if location.startswith("github:"):
         if not _GITHUB.match(location):
             raise ConfigError(f"not a repository spec: {location!r} (use github:OWNER/REPO[@BRANCH])")
@@ -44,7 +47,10 @@ def canonical_location(location: str) -> str:
     if parts.scheme == "file":
         return location
     if parts.scheme and len(parts.scheme) > 1:
-        raise ConfigError(f"unsupported scheme {parts.scheme!r} in {location!r} (use http(s)://, github: or a file)")
+        raise ConfigError(
+            f"unsupported scheme {parts.scheme!r} in {location!r} "
+            "(use http(s)://, github:, dblp:, arxiv:, openalex:, orcid: or a file)"
+        )
     path = Path(location).expanduser().resolve()
     if not path.exists():
         raise ConfigError(f"no such file: {location} (give an http(s) URL, github:OWNER/REPO or an existing file)")
@@ -53,6 +59,8 @@ def canonical_location(location: str) -> str:
 
 def default_name(location: str) -> str:
     """A readable name for a source when the user gives none."""
+    if location.split(":", 1)[0] in API_KINDS:
+        return location  # the canonical source string reads well as it is
     if location.startswith("github:"):
         return location.removeprefix("github:").split("@")[0]
     parts = urlsplit(location)
@@ -133,6 +141,8 @@ class SyncReport:
     added: tuple[str, ...]
     updated: tuple[str, ...]
     removed: tuple[str, ...]
+    #: People and labs added, updated and removed (``watcher.people.sync_people``).
+    people: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] = ((), (), ())
 
 
 def _apply_entry(source: Source, entry: WatchEntry) -> bool:
@@ -160,7 +170,8 @@ def sync_sources(session: Session, config: Config, now: datetime) -> SyncReport:
     """Make the database's config-managed sources match the config's watch list.
 
     Entries are matched by name, then by URL; sources added by hand (``watcher add``)
-    are left alone; entries gone from the file are deactivated, their history kept.
+    are left alone; entries gone from the file are deactivated, their history kept. The
+    ``people:`` list is synced too, and the sources its people name stay active.
     """
     added: list[str] = []
     updated: list[str] = []
@@ -185,10 +196,14 @@ def sync_sources(session: Session, config: Config, now: datetime) -> SyncReport:
             if not was_active:
                 source.next_due_at = None
         seen.add(source.id)
+    from watcher.people import sync_people
+
+    people = sync_people(session, config, now)
+    seen |= people.source_ids  # a person's sources named by source string have no watch entry
     removed: list[str] = []
     for source in session.scalars(select(Source).where(Source.from_config.is_(True), Source.active.is_(True))):
         if source.id not in seen:
             source.active = False
             removed.append(source.name)
     session.flush()
-    return SyncReport(tuple(added), tuple(updated), tuple(removed))
+    return SyncReport(tuple(added), tuple(updated), tuple(removed), (people.added, people.updated, people.removed))

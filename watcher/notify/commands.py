@@ -134,7 +134,7 @@ def deliveries_command(obj: Any, show_all: bool, retry_ids: tuple[int, ...], sen
 
 @click.command("feed")
 @click.option("--source", "source_name", metavar="NAME", help="Only the changes of this watch.")
-@click.option("--person", metavar="LABEL", help="Only the changes of watches with this person/lab label.")
+@click.option("--person", metavar="NAME", help="Only the changes of this person's or lab's sources (or label).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write here (default: stdout).")
 @click.option("--link", metavar="URL", help="The feed's alternate link (e.g. where it is published).")
 @click.option("--limit", type=click.IntRange(min=1), default=200, show_default=True)

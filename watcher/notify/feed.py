@@ -6,7 +6,8 @@ to a file; ``watcher daemon --feed-port`` serves them (``serve_feeds``):
 
 * ``/feed.atom``: every change;
 * ``/feed/source/NAME.atom``: one watch's changes;
-* ``/feed/person/LABEL.atom``: the changes of the watches labelled with one person or lab.
+* ``/feed/person/NAME.atom``: the changes of one person's or lab's sources (a person's name,
+  or the label of sources no person owns).
 
 Answers carry an ETag, so a feed reader polling an unchanged feed gets a 304.
 """
@@ -21,14 +22,14 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from feedgen.feed import FeedGenerator
-from sqlalchemy import select
+from sqlalchemy import Select, and_, or_, select
 from sqlalchemy.orm import Session
 
 from watcher.errors import ConfigError
 from watcher.notify.render import render_change_html, safe_link
 from watcher.report import change_sentence, change_to_json
 from watcher.store.db import Database
-from watcher.store.models import Change, Source
+from watcher.store.models import Change, Person, PersonSource, Source
 
 __all__ = [
     "TAG_AUTHORITY",
@@ -91,7 +92,7 @@ def build_atom_feed(
         entry.title(change_sentence(obj))
         entry.updated(change.detected_at)
         entry.published(change.detected_at)
-        entry.author({"name": source.label or source.name})
+        entry.author({"name": source.person_name or source.name})
         entry.category(term=change.kind)
         if href := _entry_link(obj):
             entry.link(href=href, rel="alternate")
@@ -102,12 +103,13 @@ def build_atom_feed(
 def recent_changes(
     session: Session, *, source: str | None = None, person: str | None = None, limit: int = 200
 ) -> list[tuple[Change, Source]]:
-    """The newest ``limit`` changes, of one source (by name) or one person/lab (by label)."""
+    """The newest ``limit`` changes, of one source (by name) or one person/lab (by name, or by the
+    label of sources no person owns)."""
     stmt = select(Change, Source).join(Source, Source.id == Change.source_id)
     if source is not None:
         stmt = stmt.where(Source.name == source)
     if person is not None:
-        stmt = stmt.where(Source.label == person)
+        stmt = stmt.where(Source.id.in_(_person_source_ids(person)))
     stmt = stmt.order_by(Change.detected_at.desc(), Change.id.desc()).limit(limit)
     return [(c, s) for c, s in session.execute(stmt).all()]
 
@@ -130,11 +132,23 @@ class FeedScope:
         return f"watcher: {self.source or self.person or 'all changes'}"
 
     def exists(self, session: Session) -> bool:
-        """Whether the named source or label is known (a feed of a typo would stay empty forever)."""
-        column, value = (Source.name, self.source) if self.source else (Source.label, self.person)
-        if not value:  # the feed of everything
+        """Whether the named source, person or label is known (a feed of a typo would stay empty forever)."""
+        if self.source:
+            query = select(Source.id).where(Source.name == self.source)
+        elif self.person:
+            person = select(Person.id).where(Person.name == self.person)
+            query = select(Source.id).where(Source.label == self.person).union(person)
+        else:  # the feed of everything
             return True
-        return session.scalar(select(Source.id).where(column == value).limit(1)) is not None
+        return session.execute(query.limit(1)).first() is not None
+
+
+def _person_source_ids(name: str) -> Select[tuple[int]]:
+    """The sources of a person or lab: those it owns, or those labelled with the name that no person owns."""
+    owned = select(PersonSource.source_id).join(Person, Person.id == PersonSource.person_id)
+    return select(Source.id).where(
+        or_(Source.id.in_(owned.where(Person.name == name)), and_(Source.label == name, Source.id.not_in(owned)))
+    )
 
 
 def feed_document(

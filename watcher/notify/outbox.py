@@ -186,7 +186,7 @@ def enqueue_operator_alert(
         "reason": reason,
         "source": source.name,
         "url": source.url,
-        "label": source.label,
+        "label": source.person_name,
         "detail": detail if detail is not None else source.last_error,
         "failures": source.failures,
         "detected_at": now.isoformat(),
@@ -216,7 +216,7 @@ def message_for(session: Session, delivery: Delivery) -> Message:
         idempotency_key=delivery.idempotency_key,
         delivery_id=delivery.id,
         changes=tuple(change_to_json(change, source) for change, source in rows),
-        labels={source.name: source.label for _, source in rows if source.label},
+        labels={source.name: name for _, source in rows if (name := source.person_name)},
         payload=delivery.payload,
     )
 

@@ -20,7 +20,21 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
-__all__ = ["Base", "Body", "Change", "Delivery", "DeliveryChange", "Host", "Item", "Snapshot", "Source"]
+__all__ = [
+    "Base",
+    "Body",
+    "Change",
+    "Delivery",
+    "DeliveryChange",
+    "Host",
+    "Item",
+    "Person",
+    "PersonSource",
+    "Snapshot",
+    "Source",
+    "Work",
+    "WorkItem",
+]
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -58,14 +72,41 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
+class Person(Base):
+    """A person or lab whose sources are read together: a paper seen on several of them is one
+    paper, reported once (see ``watcher.works``)."""
+
+    __tablename__ = "person"
+
+    id: Mapped[intpk]
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    #: person | lab
+    kind: Mapped[str] = mapped_column(String(16), default="person")
+    #: Whether the person came from the config's ``people:`` list (``watcher sync`` manages those).
+    from_config: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[timestamp]
+
+    sources: Mapped[list[Source]] = relationship(secondary="person_source", back_populates="person")
+
+
+class PersonSource(Base):
+    """Which person or lab owns a source (a source has at most one)."""
+
+    __tablename__ = "person_source"
+
+    source_id: Mapped[int] = mapped_column(ForeignKey("source.id", ondelete="CASCADE"), primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("person.id", ondelete="CASCADE"), index=True)
+
+
 class Source(Base):
-    """A watched page, file or repository, and its scheduling state."""
+    """A watched page, file, repository or index record, and its scheduling state."""
 
     __tablename__ = "source"
 
     id: Mapped[intpk]
     name: Mapped[str] = mapped_column(String(200), unique=True)
     url: Mapped[str] = mapped_column(String(2000), unique=True)
+    #: Free text naming the person or lab, used as the person when no ``Person`` owns the source.
     label: Mapped[str | None] = mapped_column(String(200))
     extractor: Mapped[str] = mapped_column(String(64), default="auto")
     every_seconds: Mapped[int] = mapped_column(Integer, default=12 * 3600)
@@ -96,6 +137,12 @@ class Source(Base):
     alerted: Mapped[str | None] = mapped_column(String(32))
 
     items: Mapped[list[Item]] = relationship(back_populates="source", cascade="all, delete-orphan")
+    person: Mapped[Person | None] = relationship(secondary="person_source", back_populates="sources")
+
+    @property
+    def person_name(self) -> str | None:
+        """Whom the source is about: its person's name, else its label."""
+        return self.person.name if self.person is not None else self.label
 
 
 class Body(Base):
@@ -179,6 +226,36 @@ class Change(Base):
     after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     delta: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     detected_at: Mapped[timestamp] = mapped_column(index=True)
+    #: A paper's identifiers across its person's sources when it was reported (DOI, arXiv id,
+    #: DBLP key, OpenAlex id …); null for other kinds and for sources without a person.
+    ids: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+
+
+class Work(Base):
+    """One paper of a person as all their sources know it together.
+
+    ``fields`` are the paper's fields merged across the sources (a published venue wins over a
+    preprint's, identifiers are kept from wherever they appear); ``ids`` the identifiers found
+    (``doi``, ``arxiv``, ``dblp``, ``openalex``, ``orcid``, ``arxiv_version`` …).
+    """
+
+    __tablename__ = "work"
+
+    id: Mapped[intpk]
+    person_id: Mapped[int] = mapped_column(ForeignKey("person.id", ondelete="CASCADE"), index=True)
+    fields: Mapped[json_dict]
+    ids: Mapped[json_dict]
+    first_seen: Mapped[timestamp]
+    last_seen: Mapped[timestamp]
+
+
+class WorkItem(Base):
+    """Which work a source's paper item is: a work has an item on each source that lists it."""
+
+    __tablename__ = "work_item"
+
+    item_id: Mapped[int] = mapped_column(ForeignKey("item.id", ondelete="CASCADE"), primary_key=True)
+    work_id: Mapped[int] = mapped_column(ForeignKey("work.id", ondelete="CASCADE"), index=True)
 
 
 class Delivery(Base):
