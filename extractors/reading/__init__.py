@@ -299,17 +299,19 @@ def _context(section: Section) -> Context:
     while current is not None:
         heading = current.heading
         if heading:
-            lowered = heading.lower()
-            if not alumni and any(word in lowered for word in _ALUMNI):
-                alumni = True
-            if date is None:
-                date = parse_date_text(heading)
             found = heading_kind(heading)
-            if not group and not is_year_heading(heading):
-                group = heading
-            if found is not None and kind is None:
-                kind = found
+            if kind is not None and found != kind:
                 break
+            # Past the heading that names the kind, only headings of the same kind still speak:
+            # "Lab Alumni" above "Undergraduate Students" makes them alumni.
+            if not alumni and any(word in heading.lower() for word in _ALUMNI):
+                alumni = True
+            if kind is None:
+                if date is None:
+                    date = parse_date_text(heading)
+                if not group and not is_year_heading(heading):
+                    group = heading
+                kind = found
         current = current.parent
     return Context(section.path, kind, group, date, alumni)
 

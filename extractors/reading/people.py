@@ -51,8 +51,9 @@ def read_member(entry: Entry, context: Context) -> Reading | None:
     if found is None:
         return None
     name, line_index, tail = found
-    stated = _stated_role(entry, name, line_index, tail)
-    role = _role(stated, entry, context)
+    columns = _columns(entry)
+    stated = columns.get("role") or _stated_role(entry, name, line_index, tail)
+    role = _role(stated, entry, context, columns)
     url = next(
         (s.href for s in entry.links if s.href and not s.href.startswith("mailto:") and name in clean_text(s.text)),
         None,
@@ -123,16 +124,38 @@ def _without_contacts(text: str) -> str:
     return clean_text(_EMAIL.sub("", text)).strip(" ,;:|-–—")
 
 
-def _role(stated: str, entry: Entry, context: Context) -> str:
+def _role(stated: str, entry: Entry, context: Context, columns: dict[str, str]) -> str:
     group = "" if _GENERIC_GROUP.match(context.group or "") else singular(clean_text(context.group))
     if context.alumni or _labelled_alumni(entry):
-        step = _NEXT_STEP.search(entry.text)
+        step = columns.get("next") or ((m := _NEXT_STEP.search(entry.text)) and m.group("next"))
         if step:
-            return f"Alumni (now {clean_text(step.group('next')).strip(' .,;')})"
+            return f"Alumni (now {clean_text(step).strip(' .,;')})"
         return f"Alumni ({stated})" if stated and not _ALUMNI_WORDS.search(stated) else "Alumni"
     if stated and group and _NEXT_STEP.match(stated):
         return f"{group} ({stated})"  # "Students (now Assistant Professor at X)"
-    return stated or group
+    role = stated or group
+    if role and columns.get("years"):
+        return f"{role} ({columns['years']})"  # "Graduate Student (2019-2025)": when the years end, news
+    return role
+
+
+#: What a table's column holds, by the words of its header.
+_COLUMN_WORDS = (
+    ("next", re.compile(r"\b(?:now|current|after|next|destination|placement|where)\b", re.I)),
+    ("years", re.compile(r"\b(?:years?|time|period|dates?|when|since|tenure)\b", re.I)),
+    ("role", re.compile(r"\b(?:role|position|title|status|program|degree)\b", re.I)),
+)
+
+
+def _columns(entry: Entry) -> dict[str, str]:
+    """The cells of a table row that its header names: role, years, where they went."""
+    found: dict[str, str] = {}
+    for column, cell in zip(entry.columns, entry.cells, strict=False):
+        for name, words in _COLUMN_WORDS:
+            if name not in found and words.search(column) and cell and len(cell) <= 120:
+                found[name] = clean_text(cell)
+                break
+    return found
 
 
 _ALUMNI_WORDS = re.compile(r"\b(?:alum\w*|former|past|previous)\b", re.I)

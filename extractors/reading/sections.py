@@ -117,19 +117,36 @@ def segment(top: Box, records: dict[int, Group], page_heading: str = "") -> Sect
             if text:
                 current = _open(current, text, box.level, box)
             continue
-        sectioning = box.tag in _SECTIONING
+        caption = _table_caption(box) if box.tag == "table" else ""
+        sectioning = box.tag in _SECTIONING or bool(caption)
         kind = hint_kind(box.hint) if box.hint else None
         if sectioning or kind:
             # When the box ends, its headings' scope ends (sectioning elements) and its landmark.
             stack.append(("close", current if sectioning else None, len(landmarks)))
             if kind:
                 landmarks.append(kind)
+        if caption:
+            current = _open(current, caption, _PSEUDO_LEVEL, None)
         for child in reversed(box.children):
             if type(child) is Box:
                 stack.append(("box", child, None))
             else:
                 stack.append(("line", child, box))
     return root
+
+
+def _table_caption(table: Box) -> str:
+    """What a table says it lists: its ``caption``, or the first cell of its header row when that
+    names a kind of item ("Graduate Students | Years in group | Topic")."""
+    for box in table.walk():
+        if box.tag == "caption" and box.text:
+            return box.text
+        if box.tag == "tr":
+            cells = box.boxes()
+            if cells and all(cell.tag == "th" for cell in cells) and heading_kind(cells[0].text):
+                return cells[0].text
+            return ""
+    return ""
 
 
 def _open(current: Section, heading: str, level: float, box: Box | None) -> Section:
