@@ -1,14 +1,16 @@
-"""Synthetic academic pages for the end-to-end benchmark: invented people, four templates.
+"""Synthetic academic pages for the end-to-end benchmark: invented people, five templates.
 
-Each page is a ``PageModel`` (a person, their papers and news, and the page's noise: a
-"last updated" date, a visitor counter, whitespace and attribute-order variants) rendered by
-one of four templates modelled on real academic sites: a Barron-style ``papertitle`` table,
-a rendered al-folio page (``ol.bibliography`` and a news table), an academicpages-like
-publications archive, and a hand-written HTML page with Publications and News sections.
+Each page is a ``PageModel`` (a person or lab, their papers, news and members, and the page's
+noise: a "last updated" date, a visitor counter, whitespace and attribute-order variants)
+rendered by one of five templates modelled on real academic sites: a Barron-style
+``papertitle`` table, a rendered al-folio page (``ol.bibliography`` and a news table), an
+academicpages-like publications archive, a hand-written HTML page with Publications and News
+sections, and a lab's people page (member cards: photo, name heading, role line, grouped
+under role headings) with its news.
 
 Edits are applied to the model, never to the HTML, so a *real* edit (a new paper, a news
-item, a venue change) and a *noise* edit (date, counter, whitespace, attribute order) are
-known exactly: the truth for the alarm precision and recall.
+item, a venue change, a member's new role) and a *noise* edit (date, counter, whitespace,
+attribute order) are known exactly: the truth for the alarm precision and recall.
 """
 
 from __future__ import annotations
@@ -18,9 +20,11 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-__all__ = ["PageModel", "Paper", "generate_models", "noise_edit", "real_edit", "render"]
+__all__ = ["TEMPLATES", "PageModel", "Paper", "generate_models", "noise_edit", "real_edit", "render"]
 
-TEMPLATES = ("barron", "alfolio", "academicpages", "plain")
+TEMPLATES = ("barron", "alfolio", "academicpages", "plain", "lab")
+#: The groups of a lab's people page, in page order.
+_GROUPS = ("Principal Investigator", "Postdocs", "PhD Students", "Master Students", "Alumni")
 
 _FIRST = [
     "Ada",
@@ -206,6 +210,8 @@ class PageModel:
     news: tuple[tuple[str, str], ...]
     updated: str
     visitors: int
+    #: A lab's people: (name, group) in page order.
+    members: tuple[tuple[str, str], ...] = ()
     #: Noise knobs: extra indentation, and attribute order flipped in the markup.
     indent: int = 0
     flip_attrs: bool = False
@@ -244,6 +250,11 @@ def _model(rng: random.Random, template: str) -> PageModel:
     name = _person(rng)
     papers = tuple(_paper(rng, name, 2026 - i // 4) for i in range(rng.randint(12, 55)))
     news = tuple(_news_item(rng, 2026 - i // 3) for i in range(rng.randint(4, 12)))
+    members: tuple[tuple[str, str], ...] = ()
+    if template == "lab":
+        people = list(dict.fromkeys(_person(rng) for _ in range(rng.randint(10, 30))))
+        members = ((people[0], _GROUPS[0]), *((p, rng.choice(_GROUPS[1:])) for p in people[1:]))
+        members = tuple(sorted(members, key=lambda m: _GROUPS.index(m[1])))
     return PageModel(
         template=template,
         name=name,
@@ -252,17 +263,24 @@ def _model(rng: random.Random, template: str) -> PageModel:
         news=news,
         updated=f"{rng.choice(_MONTHS)} {rng.randint(1, 28)}, 2026",
         visitors=rng.randint(1000, 99999),
+        members=members,
     )
 
 
-def generate_models(count: int, seed: int = 1) -> list[PageModel]:
-    """``count`` pages, templates in turn, reproducible from ``seed``."""
+def generate_models(count: int, seed: int = 1, templates: tuple[str, ...] = TEMPLATES) -> list[PageModel]:
+    """``count`` pages, ``templates`` in turn, reproducible from ``seed``."""
+    unknown = set(templates) - set(TEMPLATES)
+    if unknown:
+        raise ValueError(f"unknown templates: {', '.join(sorted(unknown))} (known: {', '.join(TEMPLATES)})")
     rng = random.Random(seed)
-    return [_model(rng, TEMPLATES[i % len(TEMPLATES)]) for i in range(count)]
+    return [_model(rng, templates[i % len(templates)]) for i in range(count)]
 
 
 def real_edit(model: PageModel, rng: random.Random) -> PageModel:
-    """A change a follower wants to hear about: a new paper, a news item, or a venue change."""
+    """A change a follower wants to hear about: a new paper, a news item, a venue change, or (on
+    a lab's people page) a member who graduates or joins."""
+    if model.template == "lab":
+        return _lab_edit(model, rng)
     # academicpages archives list publications only: no news to add there.
     choice = rng.choice((0, 2) if model.template == "academicpages" else (0, 1, 2))
     if choice == 0:
@@ -272,6 +290,22 @@ def real_edit(model: PageModel, rng: random.Random) -> PageModel:
     first, *rest = model.papers
     venue = rng.choice([v for v in _VENUES if v != first.venue])
     return replace(model, papers=(replace(first, venue=venue), *rest))
+
+
+def _lab_edit(model: PageModel, rng: random.Random) -> PageModel:
+    choice = rng.choice((0, 1, 2))
+    if choice == 0:
+        return replace(model, news=(_news_item(rng, 2026), *model.news))
+    members = list(model.members)
+    if choice == 1:
+        members.append((_person(rng), rng.choice(_GROUPS[1:4])))
+    else:  # someone moves on: a student graduates, a postdoc leaves
+        current = [i for i, (_, group) in enumerate(members) if group not in (_GROUPS[0], _GROUPS[-1])]
+        if not current:
+            return replace(model, news=(_news_item(rng, 2026), *model.news))
+        index = rng.choice(current)
+        members[index] = (members[index][0], _GROUPS[-1])
+    return replace(model, members=tuple(sorted(dict(members).items(), key=lambda m: _GROUPS.index(m[1]))))
 
 
 def noise_edit(model: PageModel, rng: random.Random) -> PageModel:
@@ -413,11 +447,36 @@ def _plain(model: PageModel) -> str:
     )
 
 
+def _lab(model: PageModel) -> str:
+    news = "".join(
+        f'<div class="news-item"><span class="date">{d}</span><p>{_e(t)}</p></div>\n' for d, t in model.news[:8]
+    )
+    groups = []
+    for group in _GROUPS:
+        people = [name for name, in_group in model.members if in_group == group]
+        if not people:
+            continue
+        cards = "".join(
+            f"<div {_attrs(model, ('class', 'col-md-3 member-card'), ('data-group', group.lower()))}>"
+            f'<img src="/images/people/{_e(name.lower().replace(" ", "_"))}.jpg" alt="{_e(name)}">'
+            f"<h4>{_e(name)}</h4><p>{_e(group.rstrip('s') if group != 'Alumni' else 'Alumni')}</p></div>\n"
+            for name in people
+        )
+        groups.append(f'<h3>{group}</h3>\n<div class="row">\n{cards}</div>\n')
+    return (
+        _head(model, f"People | {model.name} Lab")
+        + f'<body>\n<nav class="navbar"><a href="/">{_e(model.name)} Lab</a> <a href="/people/">People</a></nav>\n'
+        f'<div class="container">\n<h1>{_e(model.name)} Lab at {_e(model.org)}</h1>\n'
+        f"<h2>Lab News</h2>\n{news}<h2>People</h2>\n" + "".join(groups) + "</div>\n" + _footer(model)
+    )
+
+
 _RENDERERS: dict[str, Callable[[PageModel], str]] = {
     "barron": _barron,
     "alfolio": _alfolio,
     "academicpages": _academicpages,
     "plain": _plain,
+    "lab": _lab,
 }
 
 

@@ -38,7 +38,7 @@ REPO = BENCH.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(BENCH))
 
-from pages import PageModel, generate_models, noise_edit, real_edit, render  # noqa: E402
+from pages import TEMPLATES, PageModel, generate_models, noise_edit, real_edit, render  # noqa: E402
 
 from watcher.sources import add_source  # noqa: E402
 from watcher.store.db import Database, utcnow  # noqa: E402
@@ -287,6 +287,11 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=2000)
     parser.add_argument("--hosts", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--templates",
+        default=",".join(TEMPLATES),
+        help="page templates, in turn (default all five; before lab pages: barron,alfolio,academicpages,plain)",
+    )
     parser.add_argument("--skip-urlwatch", action="store_true")
     parser.add_argument("--profile", action="store_true", help="cProfile each watcher phase into the results")
     parser.add_argument("--jobs", type=int, help="watcher's processes (default 1, as `watcher check`)")
@@ -300,7 +305,7 @@ def main() -> None:
     out.mkdir(parents=True)
     compile_watcher()
     hosts = host_names(args.hosts)
-    models = generate_models(args.pages, args.seed)
+    models = generate_models(args.pages, args.seed, tuple(args.templates.split(",")))
     site = out / "site"
     write_pages(site, hosts, models, range(len(models)))
     sizes = [len(render(m)) for m in models[:200]]
