@@ -605,6 +605,7 @@ class AcademicPagesExtractor(Extractor):
 
     name = "academicpages"
     priority = 70
+    shared_fallback = True
     url_patterns = (r"^github:[^/]+/academicpages", r"/_pages/(?:about|cv)\.md$", r"/_publications/[^/]+\.md$")
     source_paths = (r"^_publications/[^/]+\.md$", r"^_pages/(?:about|cv|resume)\.md$", r"^_config\.yml$")
 
@@ -711,6 +712,12 @@ CASES = (
         rejects=("github:janedoe/notes",),
     ),
     Case(fixture="academicpages/publications.html", url="https://janedoe.github.io/publications/"),
+    Case(
+        fixture="academicpages/publications_nested.html",
+        url="https://mokonkwo.github.io/publications/",
+        notes="a theme page with no archive items: publications as a nested list (title, then authors and "
+        "venue as sub-items) are read by the shared reading; the intro line is not a paper",
+    ),
     Case(fixture="academicpages/talks.html", url="https://janedoe.github.io/talks/"),
     Case(fixture="academicpages/cv.html", url="https://janedoe.github.io/cv/"),
 )

@@ -268,6 +268,7 @@ class AlfolioExtractor(Extractor):
     name = "alfolio"
     # Above the URL-claiming page families: al-folio's front-matter keys and file layout are specific.
     priority = 75
+    shared_fallback = True
     source_paths = (
         r"^_pages/[^/]+\.(?:md|markdown|html)$",
         r"^_news/.+\.(?:md|markdown|html)$",

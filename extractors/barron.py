@@ -967,6 +967,7 @@ class BarronExtractor(Extractor):
 
     name = "barron"
     priority = 50
+    shared_fallback = True
     url_patterns = ()
 
     def detect(self, doc: Document) -> str | None:

@@ -9,6 +9,7 @@ no clock, no config. The registry in ``extractors/__init__.py`` lists them all.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
@@ -18,7 +19,7 @@ from watcher.records import Document, Record
 if TYPE_CHECKING:
     from extractors.reading import ListReport
 
-__all__ = ["Case", "Extractor"]
+__all__ = ["THIN_READING", "Case", "Extractor", "with_shared_reading"]
 
 
 class Extractor:
@@ -32,6 +33,9 @@ class Extractor:
     source_paths: ClassVar[Sequence[str]] = ()
     #: Higher wins when several extractors detect the same document.
     priority: ClassVar[int] = 50
+    #: A site family that reads single pages by their template: where its own reading of a
+    #: page finds almost nothing, the shared reading is asked too (``with_shared_reading``).
+    shared_fallback: ClassVar[bool] = False
 
     @property
     def version(self) -> int:
@@ -63,7 +67,12 @@ class Extractor:
         Pages have none (an empty tuple); the index extractors override this and ``parse``
         returns its records.
         """
-        return self.parse(doc), ()
+        records = self.parse(doc)
+        if self.shared_fallback and not doc.is_bundle and len(records) < THIN_READING:
+            from extractors.generic import GenericExtractor
+
+            records = with_shared_reading(records, GenericExtractor().parse(doc))
+        return records, ()
 
     def better_source(self, doc: Document) -> str | None:
         """A URL that holds this page's content in a cleaner form (a ``papers.bib``, a
@@ -73,6 +82,21 @@ class Extractor:
     def wants_path(self, path: str) -> bool:
         """Whether a repository file at ``path`` is content this extractor reads."""
         return any(re.search(p, path) for p in self.source_paths)
+
+
+#: Fewer records than this from a family's own reading of a page: its template's structures
+#: were not there (a publications page that is a plain nested list under a theme the family
+#: knows), so the shared reading is asked. Only thin readings pay for the second read.
+THIN_READING = 3
+
+
+def with_shared_reading(own: Sequence[Record], shared: Sequence[Record]) -> list[Record]:
+    """A family's own reading, kind by kind replaced by the shared reading where that found
+    the kind and the family did not, or found far more of it (2 papers against 17)."""
+    own_counts = Counter(record.kind for record in own)
+    shared_counts = Counter(record.kind for record in shared)
+    taken = {kind for kind, n in shared_counts.items() if not own_counts[kind] or n >= 2 * own_counts[kind] + 3}
+    return [r for r in own if r.kind not in taken] + [r for r in shared if r.kind in taken]
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -39,5 +39,5 @@ def expected_path(case: Case) -> Path:
 def run_case(extractor: Extractor, case: Case) -> list[dict[str, Any]]:
     from watcher.normalise import normalise_records
 
-    records = normalise_records(extractor.parse(case_document(case)))
+    records = normalise_records(extractor.read(case_document(case))[0])
     return [{"kind": r.kind, **record_fields(r)} for r in records]

@@ -125,6 +125,12 @@ def _merge(first: list[Record], second: list[Record]) -> list[Record]:
 
 CASES = (
     Case(
+        fixture="generic/home_sections.html",
+        url="https://coastal-robotics.example.org/",
+        notes="generator home page of <section> blocks: only the Latest News stream is read, its dated "
+        "entries without the section's subtitle, the reading time or the 'see all' link",
+    ),
+    Case(
         fixture="generic/plain_homepage.html",
         url="https://people.example.edu/~mrivera/",
         notes="hand-written personal page: header position, news with bracketed dates, table publications, awards",

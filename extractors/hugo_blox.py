@@ -351,6 +351,7 @@ class HugoBloxExtractor(Extractor):
 
     name = "hugo-blox"
     priority = 70
+    shared_fallback = True
     url_patterns = (r"/content/(?:authors|publications?|home)/",)
     source_paths = (
         r"^content/authors/[^/]+/_index\.md$",

@@ -176,6 +176,16 @@ def test_member_role_change_is_modified() -> None:
     assert change.delta == {"role": {"old": "PhD student", "new": "Alumni"}}
 
 
+def test_member_role_losing_years_is_not_news_but_gaining_an_end_year_is() -> None:
+    lab = [Member(name=f"Student {n}", role="PhD student (2020-)") for n in range(5)]
+    before = [*lab, Member(name="Ivo Brandt", role="Alumni (PhD, 2016-2022)")]
+    restyled = [*lab, Member(name="Ivo Brandt", role="Alumni (PhD, 2022)")]
+    assert run(before, restyled).changes == ()
+    graduated = [*lab[1:], Member(name="Student 0", role="PhD student (2020-2025)"), before[-1]]
+    change = only(run(before, graduated))
+    assert change.key == "student 0" and change.delta["role"]["new"] == "PhD student (2020-2025)"
+
+
 def test_role_promotion_at_the_same_organisation_is_modified() -> None:
     before = [*papers(4), Role(title="Senior Research Scientist", organization="Adobe", start="2021")]
     after = [*papers(4), Role(title="Principal Scientist", organization="Adobe", start="2021")]

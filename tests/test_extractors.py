@@ -79,3 +79,20 @@ def test_a_recheck_does_not_import_the_extractors() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == ""
+
+
+def test_a_thin_family_reading_takes_the_shared_reading_kind_by_kind() -> None:
+    from extractors.base import with_shared_reading
+    from watcher.records import NewsItem, Paper, Role
+
+    own = [Role(title="Postdoc", organization="Tidewater University"), Paper(title="Kelp forest carbon budgets")]
+    shared = [
+        Role(title="Postdoc"),
+        *(Paper(title=f"Kelp study {n}", year=2020 + n) for n in range(5)),
+        NewsItem(date="2026-05-01", text="Our kelp paper is out"),
+    ]
+    merged = with_shared_reading(own, shared)
+    # Its own role stays (it read one); papers and news come from the shared reading (1 against 5; none).
+    assert [r.kind for r in merged].count("paper") == 5
+    assert own[0] in merged and Role(title="Postdoc") not in merged
+    assert any(isinstance(r, NewsItem) for r in merged)

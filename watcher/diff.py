@@ -19,6 +19,7 @@ and warns the operator.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -115,11 +116,14 @@ class FieldRule:
     never a change of digits or of short words (ICCV -> ECCV stays a change).
     ``year_tolerant`` ignores a year added to or dropped from the text (a badge "ECCV"
     restyled as "ECCV 2024"); a year that changes into another is still reported.
+    ``span_tolerant`` ignores years dropped from the same words ("PhD (2016-2022)" restyled as
+    "PhD (2022)"): no date is new; a year that appears ("2019-" -> "2019-2024") is reported.
     """
 
     appearing: bool = False
     typo_tolerant: bool = False
     year_tolerant: bool = False
+    span_tolerant: bool = False
 
 
 _CHANGE = FieldRule()
@@ -142,8 +146,10 @@ MEANINGFUL_FIELDS: Mapping[str, Mapping[str, FieldRule]] = {
     "news": {"text": _CHANGE, "date": _CHANGE},
     "award": {"title": _CHANGE, "organization": _APPEAR, "year": _CHANGE},
     # PhD student -> Alumni.
-    "member": {"name": _CHANGE, "role": _APPEAR},
+    "member": {"name": _CHANGE, "role": FieldRule(appearing=True, span_tolerant=True)},
 }
+
+_YEAR_SPLIT = re.compile(r"[\s()\[\],;:–—-]+")
 
 #: Minimum similarity (0-100, rapidfuzz) of two normalised labels to be one item.
 TITLE_THRESHOLD = 90.0
@@ -521,7 +527,11 @@ def _reportable(rule: FieldRule, old: Any, new: Any) -> bool:
         return rule.appearing
     if not (isinstance(old, str) and isinstance(new, str)):
         return True
-    return not ((rule.typo_tolerant and _only_typos(old, new)) or (rule.year_tolerant and _only_a_year_added(old, new)))
+    return not (
+        (rule.typo_tolerant and _only_typos(old, new))
+        or (rule.year_tolerant and _only_a_year_added(old, new))
+        or (rule.span_tolerant and _only_years_dropped(old, new))
+    )
 
 
 def _blank(value: Any) -> bool:
@@ -548,6 +558,15 @@ def _only_a_year_added(old: str, new: str) -> bool:
     if old_years and new_years:
         return False
     return [w for w in old_words if not _is_year(w)] == [w for w in new_words if not _is_year(w)]
+
+
+def _only_years_dropped(old: str, new: str) -> bool:
+    """The same words, the new side's years all on the old side and fewer of them."""
+    old_words, new_words = _YEAR_SPLIT.split(old), _YEAR_SPLIT.split(new)
+    old_years = [w for w in old_words if _is_year(w)]
+    new_years = [w for w in new_words if _is_year(w)]
+    words = [w for w in old_words if w and not _is_year(w)] == [w for w in new_words if w and not _is_year(w)]
+    return words and len(new_years) < len(old_years) and set(new_years) <= set(old_years)
 
 
 def _is_year(word: str) -> bool:

@@ -16,12 +16,13 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from selectolax.lexbor import LexborHTMLParser
 
-from extractors.reading.classify import READERS, read_list
+from extractors.reading.classify import READERS, Decision, read_list
 from extractors.reading.context import Context, is_noise
 from extractors.reading.dates import parse_date_text
 from extractors.reading.entries import Entry, entry_of_box, entry_of_card, entry_of_lines, table_columns
@@ -39,7 +40,7 @@ from extractors.reading.tree import (
     tree_from_plain_text,
 )
 from extractors.reading.vocabulary import heading_kind, is_intro_heading, is_year_heading
-from watcher.records import Record
+from watcher.records import NewsItem, Paper, Record
 
 __all__ = ["ListReport", "Reading", "read_html", "read_markdown", "read_plain_text", "read_tree"]
 
@@ -89,13 +90,10 @@ def read_tree(top: Box, title: str = "") -> Reading:
     reading = Reading()
     intro: list[str] = []
     seen_kind = False
-    for section in root.walk():
-        kind = _announced(section)
-        if kind is not None:
-            seen_kind = True
-        in_intro = kind is None and (not seen_kind or is_intro_heading(section.heading))
-        if in_intro and section.heading and section.parent is not None:
-            intro.append(section.heading)
+    sections = list(root.walk())
+    read: dict[int, list[_Read]] = {}
+    for section in sections:
+        decisions = read[id(section)] = []
         for made_of, entries, context, blocks in _lists(section):
             decision = read_list(entries, context)
             if blocks:
@@ -104,6 +102,18 @@ def read_tree(top: Box, title: str = "") -> Reading:
                     split_decision = read_list(split, context)
                     if len(split_decision.records) > len(decision.records):
                         decision, entries, made_of = split_decision, split, f"{made_of}, some a line each"
+            decisions.append((made_of, entries, decision))
+    solid = _solid_counts(sections, read)
+    for section in sections:
+        kind = _announced(section)
+        if kind is not None:
+            seen_kind = True
+        in_intro = kind is None and (not seen_kind or is_intro_heading(section.heading))
+        if in_intro and section.heading and section.parent is not None:
+            intro.append(section.heading)
+        for made_of, entries, decision in read[id(section)]:
+            if _stray(decision, solid[id(section)]):
+                decision = Decision(None, f"stray lines beside a list of {decision.kind}", ())
             reading.records.extend(decision.records)
             if in_intro and decision.kind is None:
                 intro.extend(line for entry in entries for line in entry.lines)
@@ -124,6 +134,40 @@ def read_tree(top: Box, title: str = "") -> Reading:
     reading.records[:0] = owner
     reading.records = dedupe_roles(reading.records)
     return reading
+
+
+_Read = tuple[str, list[Entry], Decision]
+
+
+def _is_solid(record: Record) -> bool:
+    """A record with the marks of its kind: a dated news item; a paper with authors, venue, year, DOI or arXiv id.
+    A lone line without them beside a list of such records is the list's subtitle or a link."""
+    if isinstance(record, NewsItem):
+        return record.date is not None
+    if isinstance(record, Paper):
+        return bool(record.authors or record.venue or record.year or record.doi or record.arxiv)
+    return True
+
+
+def _stray(decision: Decision, solid: Counter[str]) -> bool:
+    """One or two weak records of a kind in a section that holds a list of solid ones."""
+    return (
+        decision.kind is not None
+        and len(decision.records) <= 2
+        and solid[decision.kind] >= 2
+        and not any(_is_solid(record) for record in decision.records)
+    )
+
+
+def _solid_counts(sections: list[Section], read: dict[int, list[_Read]]) -> dict[int, Counter[str]]:
+    """Per section, the solid records of each kind in it and in its subsections."""
+    counts: dict[int, Counter[str]] = {}
+    for section in reversed(sections):  # subsections first
+        count = Counter(r.kind for _, _, d in read[id(section)] for r in d.records if _is_solid(r))
+        for child in section.children:
+            count.update(counts[id(child)])
+        counts[id(section)] = count
+    return counts
 
 
 #: Share of lines that must read as items for a block of lines to be read a line each.

@@ -73,6 +73,11 @@ def find_groups(top: Box) -> dict[int, Group]:
     return records
 
 
+#: Boxes that are parts of a page as soon as one heading in them names a kind: a row that
+#: heads a table's part, a ``<section>`` of a home page ("Latest News" beside "Highlights").
+_PART_TAGS = frozenset({"tr", "section", "main", "aside"})
+
+
 def _entries_of(box: Box) -> list[Box]:
     # A photo alone or a stray character is not an entry; a heading or its wrapper is a title.
     return [
@@ -124,7 +129,7 @@ def _groups_of(
 ) -> list[Group]:
     by_shape: dict[str, Group] = {}
     for child in _entries_of(box):
-        if sections.get(id(child), 0) >= (1 if child.tag == "tr" or box.tag in ("body",) else 2):
+        if sections.get(id(child), 0) >= (1 if child.tag in _PART_TAGS or box.tag in ("body",) else 2):
             continue  # a block with sections of its own is a part of the page, not an entry
         by_shape.setdefault(signature(child), Group(box, signature(child))).members.append(child)
     groups = []
