@@ -186,6 +186,18 @@ def test_member_role_losing_years_is_not_news_but_gaining_an_end_year_is() -> No
     assert change.key == "student 0" and change.delta["role"]["new"] == "PhD student (2020-2025)"
 
 
+def test_the_one_current_position_replaced_by_another_is_the_person_moving_on() -> None:
+    past = [Role(title="Research Intern", organization="Lumen Labs", start="2019", end="2019")]
+    before = [*papers(4), *past, Role(title="PhD student", organization="Karst University")]
+    after = [*papers(4), *past, Role(title="Postdoctoral Scholar", organization="Fjord Institute")]
+    change = only(run(before, after))
+    assert change.change == "modified" and change.kind == "role"
+    assert change.delta["title"] == {"old": "PhD student", "new": "Postdoctoral Scholar"}
+    # Two new current positions beside the old one are news of their own.
+    two = [*after, Role(title="Visiting Researcher", organization="Harbour Lab")]
+    assert sorted(c.change for c in run(before, two).changes) == ["added", "added", "removed"]
+
+
 def test_role_promotion_at_the_same_organisation_is_modified() -> None:
     before = [*papers(4), Role(title="Senior Research Scientist", organization="Adobe", start="2021")]
     after = [*papers(4), Role(title="Principal Scientist", organization="Adobe", start="2021")]
@@ -219,9 +231,9 @@ def test_role_gaining_its_organisation_is_modified() -> None:
     assert only(run(before, after)).delta == {"organization": {"old": None, "new": "Halcyon Labs"}}
 
 
-def test_unrelated_roles_are_removed_and_added() -> None:
-    before = [*papers(6), Role(title="Teaching fellow", organization="Northfield University")]
-    after = [*papers(6), Role(title="Engineer", organization="Halcyon Labs")]
+def test_unrelated_past_roles_are_removed_and_added() -> None:
+    before = [*papers(6), Role(title="Teaching fellow", organization="Northfield University", start="2015", end="2016")]
+    after = [*papers(6), Role(title="Engineer", organization="Halcyon Labs", start="2012", end="2013")]
     assert [c.change for c in run(before, after).changes] == ["added", "removed"]
 
 

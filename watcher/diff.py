@@ -291,7 +291,20 @@ def _match(old: list[_Entry], new: list[_Entry]) -> tuple[list[tuple[_Entry, _En
         paired_new = {id(news[j]) for _, j in fuzzy}
         lost = [e for e in lost if id(e) not in paired_old]
         found = [e for e in found if id(e) not in paired_new]
-    return pairs, lost, found
+    return _pair_moved_position(pairs, lost, found)
+
+
+def _pair_moved_position(
+    pairs: list[tuple[_Entry, _Entry]], lost: list[_Entry], found: list[_Entry]
+) -> tuple[list[tuple[_Entry, _Entry]], list[_Entry], list[_Entry]]:
+    """One current position gone and one new current position in its place is the person moving
+    on ("PhD student, NUS" -> "Postdoctoral Scholar, UCSB"): one modified role, not two changes."""
+    gone = [e for e in lost if e.kind == "role" and not e.fields.get("end")]
+    came = [e for e in found if e.kind == "role" and not e.fields.get("end")]
+    if len(gone) != 1 or len(came) != 1:
+        return pairs, lost, found
+    before, after = gone[0], came[0]
+    return [*pairs, (before, after)], [e for e in lost if e is not before], [e for e in found if e is not after]
 
 
 _Candidates = list[tuple[float, int, int]]
