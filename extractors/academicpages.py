@@ -30,9 +30,11 @@ from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from extractors.base import Case, Extractor
-from extractors.generic import node_text
+from extractors.base import THIN_READING, Case, Extractor
+from extractors.generic import node_text, records_from_markdown
 from extractors.markdown import front_matter_text, load_yaml, parse_front_matter
+from extractors.reading.roles import dedupe_roles
+from extractors.reading.vocabulary import heading_kind
 from watcher.records import Award, Document, NewsItem, Paper, Record, Role
 from watcher.text import (
     clean_text,
@@ -632,6 +634,9 @@ class AcademicPagesExtractor(Extractor):
             return _parse_markdown_pages([doc.text])
         return rendered_records(doc.text)
 
+    def wants_path(self, path: str) -> bool:
+        return super().wants_path(path) or _collection_kind(path) is not None or _kind_page(path)
+
     def better_source(self, doc: Document) -> str | None:
         if doc.is_bundle:
             return None
@@ -654,6 +659,12 @@ def _detect_bundle(files: Mapping[str, str]) -> str | None:
 def _parse_bundle(files: Mapping[str, str]) -> list[Record]:
     pages = [files[p] for p in ("_pages/about.md", "_pages/cv.md", "_pages/resume.md") if p in files]
     records = _parse_markdown_pages(pages)
+    # A page this reader reads (almost) nothing of (a CV written as HTML lists), and the other
+    # pages named for a kind of item ("_pages/awards.md"), are read by the shared reading.
+    thin = [text for text in pages if len(_parse_markdown_pages([text])) < THIN_READING]
+    thin += [files[path] for path in sorted(files) if _kind_page(path)]
+    for text in thin:
+        records.extend(records_from_markdown(text))
     tagline = config_tagline_role(files.get("_config.yml", ""))
     if tagline is not None:
         records.append(tagline)
@@ -663,7 +674,59 @@ def _parse_bundle(files: Mapping[str, str]) -> list[Record]:
             paper = publication_paper(meta)
             if paper is not None:
                 records.append(paper)
-    return records
+        elif (kind := _collection_kind(path)) is not None:
+            record = collection_record(kind, parse_front_matter(files[path])[0])
+            if record is not None:
+                records.append(record)
+    return dedupe_roles(records)
+
+
+_COLLECTION_FILE = re.compile(r"^_(?P<name>[a-z][\w-]*)/[^/]+\.md$")
+_PAGE_FILE = re.compile(r"^_pages/(?P<name>[\w-]+)\.md$")
+#: Collections that are not items of their own (pages, posts, layouts) or are read elsewhere.
+_NOT_COLLECTIONS = frozenset({"pages", "posts", "drafts", "publications", "includes", "layouts", "site", "data"})
+
+
+def _collection_kind(path: str) -> str | None:
+    """The kind of item a collection's name announces ("_awards/x.md" -> award): a site's own
+    collections beside ``_publications`` (awards, news, positions, grants)."""
+    match = _COLLECTION_FILE.match(path)
+    if match is None or match.group("name") in _NOT_COLLECTIONS:
+        return None
+    kind = heading_kind(match.group("name").replace("-", " ").replace("_", " "))
+    return kind if kind in ("award", "news", "role") else None
+
+
+def _kind_page(path: str) -> bool:
+    match = _PAGE_FILE.match(path)
+    return (
+        match is not None
+        and match.group("name") not in ("about", "cv", "resume")
+        and heading_kind(match.group("name").replace("-", " ").replace("_", " ")) is not None
+    )
+
+
+def _meta_text(meta: Mapping[str, Any], *names: str) -> str:
+    return next((text for name in names if (text := clean_text(strip_markdown(front_matter_text(meta.get(name)))))), "")
+
+
+def collection_record(kind: str, meta: Mapping[str, Any]) -> Record | None:
+    """An award, news item or position from one collection file's front matter."""
+    title = clean_title(_meta_text(meta, "title", "name"))
+    if not title:
+        return None
+    start = _meta_text(meta, "startdate", "start", "start_date", "date", "year")
+    organization = _meta_text(
+        meta, "awarder", "organization", "organisation", "institution", "company", "employer", "venue"
+    )
+    if kind == "award":
+        return Award(title=title, organization=organization or None, year=parse_year(start))
+    if kind == "news":
+        url = _meta_text(meta, "link", "url") or None
+        return NewsItem(text=title, date=parse_date(start) if start else None, url=url)
+    end = _meta_text(meta, "enddate", "end", "end_date")
+    return Role(title=title, organization=organization or None, start=parse_date(start) if start else None,
+                end=parse_date(end) if end else None)
 
 
 def config_tagline_role(config: str) -> Role | None:
@@ -710,6 +773,12 @@ CASES = (
         url="github:janedoe/janedoe.github.io",
         claims=("github:janedoe/academicpages.github.io",),
         rejects=("github:janedoe/notes",),
+    ),
+    Case(
+        fixture="academicpages/site_collections",
+        url="github:tibarra/tibarra.github.io",
+        notes="a CV page written as HTML lists (each item's sub-list a sibling of it) read by the shared "
+        "reading; an _awards collection's files as awards; the talks collection is not read",
     ),
     Case(fixture="academicpages/publications.html", url="https://janedoe.github.io/publications/"),
     Case(

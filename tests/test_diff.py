@@ -198,6 +198,24 @@ def test_the_one_current_position_replaced_by_another_is_the_person_moving_on() 
     assert sorted(c.change for c in run(before, two).changes) == ["added", "added", "removed"]
 
 
+def test_a_member_whose_name_gains_a_middle_name_is_the_same_person() -> None:
+    lab = [Member(name=f"Student {n}", role="PhD student") for n in range(5)]
+    before = [*lab, Member(name="Ana Silva", role="PhD student")]
+    after = [*lab, Member(name="Ana Maria Silva", role="Postdoc")]
+    change = only(run(before, after))
+    assert change.change == "modified" and change.delta["role"] == {"old": "PhD student", "new": "Postdoc"}
+    # One shared given name is not one person.
+    other = [*lab, Member(name="Ana Costa", role="PhD student")]
+    assert sorted(c.change for c in run(before, other).changes) == ["added", "removed"]
+
+
+def test_an_award_title_that_gains_a_qualifier_is_the_same_award() -> None:
+    base = [*papers(4), Award(title="Best Poster Award", organization="Ocean Sciences Meeting", year=2024)]
+    before = [*base, Award(title="Outstanding Teaching Innovation Award", year=2026)]
+    after = [*base, Award(title="Outstanding Teaching Innovation Award, School of Engineering", year=2026)]
+    assert [c.change for c in run(before, after).changes] == ["modified"]
+
+
 def test_role_promotion_at_the_same_organisation_is_modified() -> None:
     before = [*papers(4), Role(title="Senior Research Scientist", organization="Adobe", start="2021")]
     after = [*papers(4), Role(title="Principal Scientist", organization="Adobe", start="2021")]

@@ -19,6 +19,7 @@ and warns the operator.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -473,13 +474,20 @@ def _candidates(scores: np.ndarray) -> _Candidates:
     return [(float(scores[i, j]), int(i), int(j)) for i, j in zip(rows, cols, strict=True)]
 
 
-def _score_by_field(name: str) -> Callable[[Sequence[_Entry], Sequence[_Entry]], _Candidates]:
-    """Pair by one field's similarity (an award's title, a member's name)."""
+def _score_by_field(name: str, within: int) -> Callable[[Sequence[_Entry], Sequence[_Entry]], _Candidates]:
+    """Pair by one field's similarity (an award's title, a member's name); a label whose words
+    (``within`` or more) all stand in order in the other's is the same item with a detail
+    added or dropped ("Ana Silva" / "Ana Maria Silva"; "Teaching Award" / "Teaching Award, CSE")."""
 
     def score(olds: Sequence[_Entry], news: Sequence[_Entry]) -> _Candidates:
         import numpy as np
 
-        sims = _similarity(_field_keys(olds, name), _field_keys(news, name), cutoff=TITLE_THRESHOLD)
+        old_keys, new_keys = _field_keys(olds, name), _field_keys(news, name)
+        sims = _similarity(old_keys, new_keys, cutoff=TITLE_THRESHOLD)
+        if len(olds) * len(news) <= _MAX_WORD_PAIRS:
+            for i, j in itertools.product(range(len(olds)), range(len(news))):
+                if not sims[i, j] and _words_within(old_keys[i], new_keys[j], within):
+                    sims[i, j] = TITLE_THRESHOLD
         return [
             (float(sims[i, j]), int(i), int(j))
             for i, j in zip(*np.nonzero(sims), strict=True)
@@ -489,13 +497,26 @@ def _score_by_field(name: str) -> Callable[[Sequence[_Entry], Sequence[_Entry]],
     return score
 
 
+#: Beyond this many (removed, added) pairs of one kind, only the similarity pairs them.
+_MAX_WORD_PAIRS = 40_000
+
+
+def _words_within(left: str, right: str, least: int) -> bool:
+    """Whether the shorter label's words, at least ``least`` of them, all stand in order in the longer's."""
+    short, long = sorted((left.split(), right.split()), key=len)
+    if len(short) < least or len(short) == len(long):
+        return False
+    rest = iter(long)
+    return all(word in rest for word in short)
+
+
 _SCORERS: Mapping[str, Callable[[Sequence[_Entry], Sequence[_Entry]], _Candidates]] = {
     "paper": _score_papers,
     "news": _score_news,
     "role": _score_roles,
     # The same award in another year is another award.
-    "award": _score_by_field("title"),
-    "member": _score_by_field("name"),
+    "award": _score_by_field("title", within=3),
+    "member": _score_by_field("name", within=2),
 }
 
 

@@ -142,6 +142,10 @@ def _groups_of(
         records = [m for m in group.members if not _is_container(m, covered)]
         if len(records) * 2 < len(group.members):
             continue  # mostly containers: their records are the list entries
+        # Mostly records: a sibling of the same shape with a short title over its one or two
+        # parts is a record too ("Lecturer (2019-2024)" over its department).
+        kept = {id(m) for m in records}
+        records = [m for m in group.members if id(m) in kept or _nested_entries(m) <= 2]
         if group.members[0].tag == "tr":
             records = [r for r in records if not _is_header_row(r)]
         group.members = records

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from extractors.reading.context import Context, Reading, is_noise
 from extractors.reading.dates import find_range, parse_date_text
@@ -57,9 +58,25 @@ def read_role(entry: Entry, context: Context) -> Reading | None:
             role = joined if joined is not None and (role is None or joined.start) else role
     if role is None:
         return None
+    if role.organization is None and (role.start or role.end) and len(lines) > 1 and _names_a_place(lines[1]):
+        # "Consultant (2025–Present)" over "Sony Interactive Entertainment": the title line, then where.
+        role = replace(role, organization=clean_text(lines[1]))
     score = 0.3 + (0.35 if role.start or role.end else 0.0) + (0.2 if ROLE_WORDS.search(role.title) else 0.0)
     score += 0.1 if role.organization else 0.0
     return Reading.of(role, score)
+
+
+def _names_a_place(line: str) -> bool:
+    """A short line that can be an organisation: a few words, no sentence, no label, no date."""
+    words = line.split()
+    return (
+        0 < len(words) <= 8
+        and ":" not in line
+        and not line.rstrip().endswith(".")
+        and find_range(line) is None
+        and parse_date_text(line) is None
+        and not is_noise(line)
+    )
 
 
 def parse_role_line(line: str, emphasis: Sequence[str] = ()) -> Role | None:

@@ -323,7 +323,24 @@ def tree_from_html(html: str | LexborHTMLParser) -> Box:
     root = parsed.body or parsed.root
     if root is None:
         return Box("body")
-    return measure(_Builder().build(root))
+    return measure(_nest_sublists(_Builder().build(root)))
+
+
+def _nest_sublists(top: Box) -> Box:
+    """A list written straight inside a list after an item (``<ul><li>Title</li><ul><li>Org</li>
+    </ul></ul>``, common in hand-written pages) is that item's sub-list, as browsers indent it."""
+    for box in top.walk():
+        if box.tag not in ("ul", "ol"):
+            continue
+        kept: list[Box | Line] = []
+        for child in box.children:
+            last = kept[-1] if kept else None
+            if type(child) is Box and child.tag in ("ul", "ol") and type(last) is Box and last.tag == "li":
+                last.children.append(child)
+            else:
+                kept.append(child)
+        box.children = kept
+    return top
 
 
 # ------------------------------------------------------------------ markdown and plain text
