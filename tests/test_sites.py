@@ -80,6 +80,28 @@ def test_a_paper_that_only_moves_between_pages_is_not_reported(
     assert [(c["change"], c["item"]["title"]) for c in changes] == [("added", "Reef Acoustics at Night")]
 
 
+def test_a_paper_gone_from_one_page_but_still_on_another_is_not_removed(
+    cli: Path, static_site: tuple[StaticSite, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    site, base = static_site
+    tides = _paper("Tidal Mixing in Narrow Estuaries", "Estuaries")
+    salt = _paper("Salt Wedges under Drought", "Estuaries")
+    kelp = _paper("Kelp Forests in Warm Years", "Marine Ecology")
+    # A "recent" page and the full list; the recent page drops its oldest paper.
+    site.replace(_site([tides, salt], [tides, salt, kelp]))
+    for page in ("preprints.html", "papers.html"):
+        _run(capsys, "add", f"{base}/{page}", "--no-probe")
+    _run(capsys, "check")
+    site.replace(_site([tides], [tides, salt, kelp]))
+    _run(capsys, "check")
+    assert json.loads(_run(capsys, "diff", "--format", "json")) == []
+    # Gone from every page of the site, it is removed.
+    site.replace(_site([tides], [tides, kelp]))
+    _run(capsys, "check")
+    changes = json.loads(_run(capsys, "diff", "--format", "json"))
+    assert [(c["change"], c["item"]["title"]) for c in changes] == [("removed", "Salt Wedges under Drought")]
+
+
 @pytest.mark.parametrize(
     ("url", "label", "site"),
     [

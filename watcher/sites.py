@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session
 
 from watcher.diff import StoredItem, pair_items
 from watcher.records import record_from_fields
-from watcher.store.models import Change, Delivery, DeliveryChange, Source
+from watcher.store.models import Change, Delivery, DeliveryChange, Item, Source
 
 __all__ = ["reconcile_moves", "site_of"]
 
@@ -54,17 +54,21 @@ def reconcile_moves(session: Session, source_ids: Sequence[int], since: datetime
     ).all()
     if not changes:
         return 0
-    sources = {
-        s.id: s for s in session.scalars(select(Source).where(Source.id.in_({c.source_id for c in changes})))
-    }
+    sources = {s.id: s for s in session.scalars(select(Source).where(Source.id.in_({c.source_id for c in changes})))}
     by_site: dict[str, list[Change]] = {}
     for change in changes:
         source = sources[change.source_id]
         by_site.setdefault(site_of(source.url, source.label), []).append(change)
+    site_sources: dict[str, list[int]] = {}
+    for source in session.scalars(select(Source).where(Source.id.in_(source_ids))):
+        site_sources.setdefault(site_of(source.url, source.label), []).append(source.id)
     dropped: list[Change] = []
-    for group in by_site.values():
+    for site, group in by_site.items():
         if len({c.source_id for c in group}) > 1:
             dropped.extend(_merge_moves(group))
+        left = [c for c in group if c.change == "removed" and all(c is not d for d in dropped)]
+        if left and len(site_sources.get(site, ())) > 1:
+            dropped.extend(_still_on_site(session, left, site_sources[site]))
     if not dropped:
         return 0
     _forget(session, dropped)
@@ -93,6 +97,28 @@ def _merge_moves(changes: list[Change]) -> list[Change]:
                 arrived.delta = delta
             else:
                 dropped.append(arrived)
+    return dropped
+
+
+def _still_on_site(session: Session, removed: list[Change], site: list[int]) -> list[Change]:
+    """Removals of items another page of the site still shows (a paper gone from "Recent" but
+    on "All publications"): the item has not left the site, so nothing is reported."""
+    dropped: list[Change] = []
+    for kind in {c.kind for c in removed}:
+        gone = [c for c in removed if c.kind == kind]
+        held = session.scalars(
+            select(Item).where(
+                Item.source_id.in_(site),
+                Item.kind == kind,
+                Item.removed_at.is_(None),
+                Item.source_id.not_in({c.source_id for c in gone}),
+            )
+        ).all()
+        if not held:
+            continue
+        olds = [_stored(c, c.before) for c in gone]
+        news = [StoredItem(kind=i.kind, key=i.key, fields=dict(i.fields)) for i in held]
+        dropped.extend(gone[i] for i, _j, _delta in pair_items(olds, news))
     return dropped
 
 
