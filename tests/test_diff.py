@@ -216,6 +216,19 @@ def test_an_award_title_that_gains_a_qualifier_is_the_same_award() -> None:
     assert [c.change for c in run(before, after).changes] == ["modified"]
 
 
+def test_a_retitled_paper_keeping_its_pdf_link_is_modified() -> None:
+    pdf = "https://people.example.edu/~jv/papers/blockboot.pdf"
+    before = [*papers(4), Paper(title="Two-way clustering with exchangeable data", year=2025, url=pdf)]
+    after = [*papers(4), Paper(title="Clustered inference for dyadic panels", year=2025, url=pdf)]
+    change = only(run(before, after))
+    assert change.change == "modified" and change.delta["title"]["new"] == "Clustered inference for dyadic panels"
+    # A link several entries share (a profile, a lab page) says nothing about identity.
+    shared = "https://scholar.example.org/jv"
+    before = [*papers(4), Paper(title="Alpha study of rivers", url=shared), Paper(title="Beta study", url=shared)]
+    after = [*papers(4), Paper(title="Gamma work on lakes", url=shared), Paper(title="Beta study", url=shared)]
+    assert sorted(c.change for c in run(before, after).changes) == ["added", "removed"]
+
+
 def test_role_promotion_at_the_same_organisation_is_modified() -> None:
     before = [*papers(4), Role(title="Senior Research Scientist", organization="Adobe", start="2021")]
     after = [*papers(4), Role(title="Principal Scientist", organization="Adobe", start="2021")]

@@ -283,10 +283,12 @@ def _match(old: list[_Entry], new: list[_Entry]) -> tuple[list[tuple[_Entry, _En
     matched = {(e.kind, e.key) for e, _ in pairs}
     lost = [e for e in old if (e.kind, e.key) not in matched]
     found = [e for e in new if (e.kind, e.key) not in matched]
+    shared_links = _shared_values(old, "url") | _shared_values(new, "url")
     for kind in {e.kind for e in lost} & {e.kind for e in found}:
         olds = [e for e in lost if e.kind == kind]
         news = [e for e in found if e.kind == kind]
-        fuzzy = _pair_greedily(_SCORERS[kind](olds, news))
+        scores = _score_papers(olds, news, shared_links) if kind == "paper" else _SCORERS[kind](olds, news)
+        fuzzy = _pair_greedily(scores)
         pairs.extend((olds[i], news[j]) for i, j in fuzzy)
         paired_old = {id(olds[i]) for i, _ in fuzzy}
         paired_new = {id(news[j]) for _, j in fuzzy}
@@ -338,7 +340,9 @@ def _field_keys(entries: Sequence[_Entry], name: str) -> list[str]:
     return [normalise_key(e.fields.get(name)) for e in entries]
 
 
-def _score_papers(olds: Sequence[_Entry], news: Sequence[_Entry]) -> _Candidates:
+def _score_papers(
+    olds: Sequence[_Entry], news: Sequence[_Entry], shared_links: frozenset[str] = frozenset()
+) -> _Candidates:
     """Same DOI, arXiv id or title: the same paper; else titles at least 90 % alike.
 
     Two different DOIs (or arXiv ids) never pair: a workshop and a journal version are two papers.
@@ -365,7 +369,21 @@ def _score_papers(olds: Sequence[_Entry], news: Sequence[_Entry]) -> _Candidates
                 if (i, j) not in matched:
                     matched.add((i, j))
                     candidates.append((200.0, i, j))
+    # A retitled paper keeps its link (its PDF, its page), unless the page gives that link to
+    # several entries (a profile, the lab's page).
+    new_by_url = {e.fields["url"]: j for j, e in enumerate(news) if e.fields.get("url")}
+    for i, before in enumerate(olds):
+        url = before.fields.get("url")
+        j = new_by_url.get(url) if url and url not in shared_links else None
+        if j is not None and (i, j) not in matched and not _conflict(before.fields, news[j].fields, "doi"):
+            candidates.append((TITLE_THRESHOLD, i, j))
     return candidates
+
+
+def _shared_values(entries: Sequence[_Entry], name: str) -> frozenset[str]:
+    """Values of a field that several entries hold."""
+    counts = Counter(e.fields.get(name) for e in entries if e.fields.get(name))
+    return frozenset(value for value, n in counts.items() if n > 1)
 
 
 def _score_news(olds: Sequence[_Entry], news: Sequence[_Entry]) -> _Candidates:
