@@ -127,13 +127,18 @@ def test_paper_gaining_a_doi_and_a_venue_is_one_modification() -> None:
     assert set(change.delta or {}) == {"title", "venue"}
 
 
-def test_author_list_change_is_modified_but_respelt_names_are_not() -> None:
+def test_an_author_list_change_is_told_only_beside_another_change() -> None:
     base = Paper(title="Sparse Reef Maps", authors=("Ines Marlow", "Pavel Siddharth Orr"))
     respelt = Paper(title="Sparse Reef Maps", authors=("I. Marlow", "Pavel S. Orr"))
     grown = Paper(title="Sparse Reef Maps", authors=("Ines Marlow", "Pavel S. Orr", "Dana Yu"))
     assert run([*papers(4), base], [*papers(4), respelt]).changes == ()
-    change = only(run([*papers(4), base], [*papers(4), grown]))
-    assert change.delta == {"authors": {"old": list(base.authors), "new": list(grown.authors)}}
+    assert run([*papers(4), base], [*papers(4), grown]).changes == ()
+    published = Paper(title="Sparse Reef Maps", authors=grown.authors, venue="Coral Reefs")
+    change = only(run([*papers(4), base], [*papers(4), published]))
+    assert change.delta == {
+        "authors": {"old": list(base.authors), "new": list(grown.authors)},
+        "venue": {"old": None, "new": "Coral Reefs"},
+    }
 
 
 def test_reordered_authors_with_a_new_venue_report_the_venue_alone() -> None:
@@ -378,7 +383,7 @@ def test_field_deltas_of_plain_values_need_no_deepdiff_and_lists_ignore_order() 
         "plain = meaningful_delta('paper', a, {**a, 'venue': 'NeurIPS', 'year': 2026})\n"
         "before = 'deepdiff' in sys.modules\n"
         "reordered = meaningful_delta('paper', a, {**a, 'authors': ['Bo Chen', 'Ann Lee']})\n"
-        "grown = meaningful_delta('paper', a, {**a, 'authors': ['Ann Lee', 'Bo Chen', 'Cy Park']})\n"
+        "grown = meaningful_delta('paper', a, {**a, 'authors': ['Ann Lee', 'Bo Chen', 'Cy Park'], 'year': 2026})\n"
         "print(json.dumps([sorted(plain), before, reordered, sorted(grown)]))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
@@ -386,4 +391,4 @@ def test_field_deltas_of_plain_values_need_no_deepdiff_and_lists_ignore_order() 
     assert plain == ["venue", "year"]
     assert deepdiff_loaded is False
     assert reordered == {}
-    assert grown == ["authors"]
+    assert grown == ["authors", "year"]

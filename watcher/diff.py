@@ -117,6 +117,7 @@ class FieldRule:
     never a change of digits or of short words (ICCV -> ECCV stays a change).
     ``year_tolerant`` ignores a year added to or dropped from the text (a badge "ECCV"
     restyled as "ECCV 2024"); a year that changes into another is still reported.
+    ``companion`` reports a change only beside a change of another field.
     ``span_tolerant`` ignores years dropped from the same words ("PhD (2016-2022)" restyled as
     "PhD (2022)"): no date is new; a year that appears ("2019-" -> "2019-2024") is reported.
     """
@@ -125,6 +126,7 @@ class FieldRule:
     typo_tolerant: bool = False
     year_tolerant: bool = False
     span_tolerant: bool = False
+    companion: bool = False
 
 
 _CHANGE = FieldRule()
@@ -133,11 +135,12 @@ _APPEAR = FieldRule(appearing=True)
 #: The fields of each kind whose change is reported as *modified*; other fields (urls,
 #: DOIs, arXiv ids) are refreshed silently: a paper gaining a DOI link is not news.
 MEANINGFUL_FIELDS: Mapping[str, Mapping[str, FieldRule]] = {
-    # arXiv -> CVPR (venue) and 2023 -> 2024 (year) are the classic modified paper;
-    # a title typo fix or a changed author list too.
+    # arXiv -> CVPR (venue) and 2023 -> 2024 (year) are the classic modified paper; a title
+    # typo fix too. An author list edit on its own (a co-author added, a new citation style) is
+    # detail, refreshed silently; beside such a change it is told too.
     "paper": {
         "title": _CHANGE,
-        "authors": _CHANGE,
+        "authors": FieldRule(companion=True),
         "venue": FieldRule(appearing=True, typo_tolerant=True, year_tolerant=True),
         "year": _CHANGE,
     },
@@ -238,11 +241,14 @@ def meaningful_delta(kind: str, before: Mapping[str, Any], after: Mapping[str, A
         changed |= _deepdiff_changed(
             {name: old_view[name] for name in nested}, {name: new_view[name] for name in nested}
         )
-    return {
+    delta = {
         name: {"old": before.get(name), "new": after.get(name)}
         for name in rules
         if name in changed and _reportable(rules[name], old_view[name], new_view[name])
     }
+    if all(rules[name].companion for name in delta):
+        return {}
+    return delta
 
 
 def _nested(value: Any) -> bool:
