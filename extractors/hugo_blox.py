@@ -30,8 +30,8 @@ from typing import Any
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from extractors.academicpages import bio_records, strip_markdown
-from extractors.base import Case, Extractor
-from extractors.generic import node_text
+from extractors.base import THIN_READING, Case, Extractor
+from extractors.generic import node_text, records_from_markdown
 from extractors.markdown import front_matter_text, parse_front_matter
 from watcher.records import Award, Document, NewsItem, Paper, Record, Role
 from watcher.text import (
@@ -231,7 +231,11 @@ def parse_bundle(files: Mapping[str, str]) -> list[Record]:
             if meta.get("superuser") is True or len([p for p in files if _AUTHOR.match(p)]) == 1:
                 records.extend(author_records(meta, body))
         elif _HOME.match(path):
-            records.extend(home_records(parse_front_matter(text)[0]))
+            meta, body = parse_front_matter(text)
+            own = home_records(meta)
+            # A widget whose items are written in its body (a table of dated news, a list)
+            # rather than in its front matter is read by the shared reading.
+            records.extend(own if len(own) >= THIN_READING or not body.strip() else records_from_markdown(text))
     for path in sorted(files):
         if match := _PUBLICATION.match(path):
             folder = path.rsplit("/", 1)[0]
