@@ -244,3 +244,19 @@ def test_the_reading_explains_each_list() -> None:
     assert students.where == "Reef Lab > PhD Students"
     assert (students.kind, students.entries, students.records) == ("member", 2, 2)
     assert "announces member" in students.why
+
+
+@pytest.mark.parametrize(
+    ("sentence", "title", "organization"),
+    [
+        ("I'm a PhD student interested in how we read words so quickly.", "PhD student", None),
+        ("Maria is a postdoc working on reef acoustics.", "Postdoc", None),
+        ("I am a third-year PhD student at Lakeshore University.", "Third-year PhD student", "Lakeshore University"),
+        ("This project is a collaboration with the city.", None, None),
+    ],
+)
+def test_the_owner_role_in_a_biography_sentence(sentence: str, title: str | None, organization: str | None) -> None:
+    from extractors.reading.owner import read_bio_roles
+
+    roles = read_bio_roles(sentence)
+    assert [(r.title, r.organization) for r in roles] == ([(title, organization)] if title else [])

@@ -49,6 +49,12 @@ _BIO_PATTERNS = (
         re.I,
     ),
     re.compile(rf"\bas an? (?P<title>[^,.;]{{2,60}}?) at (?:the\s+)?(?P<org>[A-Z].+?){_ORG_END}", re.I),
+    # No organisation named: "I'm a PhD student interested in visual word recognition".
+    re.compile(
+        r"\b(?:I am|I'm|is)\s+(?:currently\s+|now\s+)?an?\s+(?P<title>[^,;.]{2,60}?)"
+        r"(?=\s+(?:interested|working on|studying|researching|focusing|who|whose|based)\b|\s*[,;.]|\s*$)",
+        re.I,
+    ),
 )
 _DEGREE_SENTENCE = re.compile(r"\b(?:received|obtained|earned|graduated|hold|completed|degree)\b", re.I)
 _SINCE = re.compile(r"\b(?:since|in|beginning in|starting in|from)\s+(\d{4})\b", re.I)
