@@ -260,3 +260,18 @@ def test_the_owner_role_in_a_biography_sentence(sentence: str, title: str | None
 
     roles = read_bio_roles(sentence)
     assert [(r.title, r.organization) for r in roles] == ([(title, organization)] if title else [])
+
+
+def test_one_paragraph_per_person_gives_the_role_not_the_biography() -> None:
+    html = """<h2>Graduate Students</h2>
+    <p><strong>Tomasz Wojcik</strong> is a fourth-year PhD student working on subglacial hydrology.</p>
+    <p><strong>Amara Nwosu</strong> (MSc student) builds radar instruments for drones.</p>
+    <p><b>Li Wei</b>, PhD candidate, models calving fronts with machine learning.</p>
+    <p><b>Ruth Hale</b> joined us in 2025. She likes long walks on glaciers.</p>"""
+    members = _of(Member, _read(html))
+    assert [(m.name, m.role) for m in members] == [
+        ("Tomasz Wojcik", "fourth-year PhD student"),
+        ("Amara Nwosu", "MSc student"),
+        ("Li Wei", "PhD candidate"),
+        ("Ruth Hale", "Graduate Student"),
+    ]

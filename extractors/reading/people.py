@@ -100,14 +100,41 @@ def _stated_role(entry: Entry, name: str, line_index: int, tail: str) -> str:
         text = _without_contacts(entry.fields.get(field, "").replace(name, " "))
         if text and not is_person_name(text) and len(text.split()) <= 14:
             return text
-    tail = _without_contacts(tail.strip(" ,;:|()-–—"))
-    if tail and len(tail.split()) <= 14 and ROLE_WORDS.search(tail):
+    tail = _role_phrase(_without_contacts(tail.strip(" ,;:|()-–—")))
+    if tail:
         return tail
     after = entry.lines[line_index + 1 :] if line_index >= 0 else entry.lines
     for line in after[:2]:
         line = _without_contacts(line)
         if line and line != name and len(line.split()) <= 14 and ROLE_WORDS.search(line) and not _sentence(line):
             return line
+    return ""
+
+
+#: "is a fourth-year PhD student working on …": the role a biography sentence states.
+_BIO_ROLE = re.compile(
+    r"^(?:is|was)\s+(?:currently\s+|now\s+)?(?:an?|the)\s+(?P<role>[^,.;()]{2,80}?)"
+    r"(?=\s+(?:working|who|whose|studying|researching|focusing|interested|advised|supervised|and\s+(?:is|works))\b"
+    r"|\s*[,.;(]|\s*$)",
+    re.I,
+)
+_PHRASE_END = re.compile(r"\)|\.\s|;")
+
+
+def _role_phrase(tail: str) -> str:
+    """The role in what follows a name: the whole of a short role line, the role a biography
+    sentence states, or the role before a sentence goes on ("PhD candidate, models calving …")."""
+    if not tail:
+        return ""
+    if bio := _BIO_ROLE.match(tail):
+        role = bio.group("role").strip()
+        return role if ROLE_WORDS.search(role) and len(role.split()) <= 10 else ""
+    text = _PHRASE_END.split(tail, maxsplit=1)[0].strip(" ,")
+    if len(text.split()) <= 14 and ROLE_WORDS.search(text) and not _sentence(text):
+        return text
+    first = text.split(",", 1)[0].strip()
+    if first != text and len(first.split()) <= 8 and ROLE_WORDS.search(first) and not _sentence(first):
+        return first
     return ""
 
 
