@@ -40,7 +40,7 @@ from extractors.reading.tree import (
     tree_from_plain_text,
 )
 from extractors.reading.vocabulary import heading_kind, is_intro_heading, is_year_heading
-from watcher.records import NewsItem, Paper, Record
+from watcher.records import NewsItem, Paper, Record, Role
 
 __all__ = ["ListReport", "Reading", "read_html", "read_markdown", "read_plain_text", "read_tree"]
 
@@ -129,8 +129,12 @@ def read_tree(top: Box, title: str = "") -> Reading:
             )
     lines = [line for line in intro if not is_noise(line)]
     owner = read_header_roles(lines[:12]) + read_tagline_roles(lines)
-    for line in intro:
-        owner.extend(read_bio_roles(line))
+    bio = [role for line in intro for role in read_bio_roles(line)]
+    owner += [role for role in bio if role.organization]
+    if not owner and not any(isinstance(r, Role) for r in reading.records):
+        # "I'm a PhD student interested in …" names no place: it is the owner's role only
+        # where nothing else on the page states one.
+        owner += bio
     reading.records[:0] = owner
     reading.records = dedupe_roles(reading.records)
     return reading
