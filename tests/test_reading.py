@@ -275,3 +275,20 @@ def test_one_paragraph_per_person_gives_the_role_not_the_biography() -> None:
         ("Li Wei", "PhD candidate"),
         ("Ruth Hale", "Graduate Student"),
     ]
+
+
+def test_an_italic_journal_with_its_status_is_the_venue_and_a_row_of_links_is_not() -> None:
+    html = """<h2>Publications</h2><ul>
+    <li><strong>Do Voters Punish Absentee Legislators?</strong><br>
+      <span><i><b>Journal of Legislative Politics and Public Opinion</b></i>. Forthcoming. With Ana Ruiz.</span><br>
+      <span><a href="p1.pdf">Paper</a> <a href="https://doi.org/10.1/x">Journal</a> <a href="a.pdf">Appendix</a>
+      <a href="https://osf.io/x">Replication Package</a></span></li>
+    <li><strong>Outside Earnings of Members of Parliament</strong><br>
+      <span><i>Comparative Political Studies</i>. 2023. With Ana Ruiz.</span><br>
+      <span><a href="p2.pdf">Paper</a> <a href="https://osf.io/y">Replication Package</a></span></li>
+    </ul>"""
+    papers = _of(Paper, _read(html))
+    assert [(p.title, p.venue) for p in papers] == [
+        ("Do Voters Punish Absentee Legislators?", "Journal of Legislative Politics and Public Opinion, Forthcoming"),
+        ("Outside Earnings of Members of Parliament", "Comparative Political Studies"),
+    ]

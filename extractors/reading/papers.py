@@ -61,6 +61,20 @@ def is_venue(text: str) -> bool:
     return 0 < words <= 14 and (words <= 5 or parse_year(text) is not None) and VENUE_WORDS.search(text)
 
 
+#: A publication's status as social-science pages write it after the journal.
+_STATUS = re.compile(
+    r"(?<=[.,;:]\s)(?:forthcoming|to appear|in press|online first|early view|advance online publication"
+    r"|(?:conditionally )?accepted|under review|revise and resubmit|r&r|submitted)\b",
+    re.I,
+)
+
+
+def _italic_venue(text: str) -> bool:
+    """Italics that name a journal or conference: set apart by the page, so longer names count
+    ("Journal of Elections, Public Opinion and Parties")."""
+    return is_venue(text) or (len(text.split()) <= 12 and VENUE_WORDS.search(text) is not None)
+
+
 def read_paper(entry: Entry, context: Context) -> Reading | None:
     """The paper an entry lists, or None when no title stands out."""
     numbered = entry.numbered or (bool(entry.lines) and _NUMBERING.match(entry.lines[0]) is not None)
@@ -255,8 +269,12 @@ def _venue(entry: Entry, lines: Sequence[str], title: str, rest: str, authors: t
     if named and named != title:
         return _clean_venue(named) or None
     for span in entry.spans:
-        if span.kind == "italic" and span.text != title and title not in span.text and is_venue(span.text):
-            return _clean_venue(span.text) or None
+        if span.kind == "italic" and span.text != title and title not in span.text and _italic_venue(span.text):
+            venue = _clean_venue(span.text)
+            # The status that follows the journal is part of where the paper stands.
+            end = entry.text.find(span.text) + len(span.text)
+            status = _STATUS.search(entry.text[max(end - 2, 0) : end + 40])
+            return (f"{venue}, {status.group(0)}" if status and venue else venue) or None
     author_text = ", ".join(authors)
     for line in lines:
         line = line.replace(title, " ", 1) if title in line else line
@@ -336,4 +354,8 @@ def _menu_item(entry: Entry, text: str) -> bool:
 def _only_links(line: str, entry: Entry | None = None) -> bool:
     """A line made of link labels only: "[PDF] [Code] [Video]"."""
     words = line.replace("[", " ").replace("]", " ").replace("|", " ").replace("/", " ").split()
-    return bool(words) and len(words) <= 12 and all(LINK_WORDS.match(word) for word in words)
+    if not words or len(words) > 12:
+        return False
+    # "Paper Journal Appendix Replication Package": a row of labels, a word of two-word labels aside.
+    labels = sum(1 for word in words if LINK_WORDS.match(word))
+    return labels == len(words) or (labels >= 3 and labels >= len(words) - 1)
