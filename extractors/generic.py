@@ -125,6 +125,12 @@ def _merge(first: list[Record], second: list[Record]) -> list[Record]:
 
 CASES = (
     Case(
+        fixture="generic/quarto_listing.html",
+        url="https://obyrne.example.net/publications.html",
+        notes="a site generator's listing page: cards of title, journal line, description, date and authors; "
+        "the date is not the venue",
+    ),
+    Case(
         fixture="generic/home_sections.html",
         url="https://coastal-robotics.example.org/",
         notes="generator home page of <section> blocks: only the Latest News stream is read, its dated "
