@@ -234,6 +234,20 @@ def test_a_retitled_paper_keeping_its_pdf_link_is_modified() -> None:
     assert sorted(c.change for c in run(before, after).changes) == ["added", "removed"]
 
 
+def test_a_news_item_touched_up_is_not_news_but_a_rewrite_or_new_number_is() -> None:
+    text = "Presented our paper on tagging at K-CAP 2017, Austin, Texas"
+    before = [*papers(4), NewsItem(date="2017-10-20", text=f"{text}, US.")]
+    touched = [*papers(4), NewsItem(date="2017-10-20", text=f"{text}.")]
+    assert run(before, touched).changes == ()
+    tail = "were accepted to CVPR 2026"
+    accepted = [*papers(4), NewsItem(date="2026-02-27", text=f"Self-Eval and Group Diffusion {tail}")]
+    one_more = [*papers(4), NewsItem(date="2026-02-27", text=f"ID-Sim, Self-Eval, Group Diffusion {tail}")]
+    assert only(run(accepted, one_more)).change == "modified"
+    recruiting = [*papers(4), NewsItem(date="2022-11-01", text="We are recruiting PhD students for Fall 2022")]
+    next_year = [*papers(4), NewsItem(date="2022-11-01", text="We are recruiting PhD students for Fall 2023")]
+    assert only(run(recruiting, next_year)).change == "modified"
+
+
 def test_role_promotion_at_the_same_organisation_is_modified() -> None:
     before = [*papers(4), Role(title="Senior Research Scientist", organization="Adobe", start="2021")]
     after = [*papers(4), Role(title="Principal Scientist", organization="Adobe", start="2021")]

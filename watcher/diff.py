@@ -118,6 +118,8 @@ class FieldRule:
     ``year_tolerant`` ignores a year added to or dropped from the text (a badge "ECCV"
     restyled as "ECCV 2024"); a year that changes into another is still reported.
     ``companion`` reports a change only beside a change of another field.
+    ``touch_up_tolerant`` ignores an edit that adds at most one word and drops at most three,
+    numbers untouched ("won" -> "wins", ", Austin, Texas, US" -> ", Austin, Texas").
     ``span_tolerant`` ignores years dropped from the same words ("PhD (2016-2022)" restyled as
     "PhD (2022)"): no date is new; a year that appears ("2019-" -> "2019-2024") is reported.
     """
@@ -127,6 +129,7 @@ class FieldRule:
     year_tolerant: bool = False
     span_tolerant: bool = False
     companion: bool = False
+    touch_up_tolerant: bool = False
 
 
 _CHANGE = FieldRule()
@@ -146,13 +149,14 @@ MEANINGFUL_FIELDS: Mapping[str, Mapping[str, FieldRule]] = {
     },
     # A promotion, a new organisation, a role that ends (an end date appears).
     "role": {"title": _CHANGE, "organization": _APPEAR, "start": _CHANGE, "end": _APPEAR},
-    # A reworded item; a corrected date.
-    "news": {"text": _CHANGE, "date": _CHANGE},
+    # A reworded item; a corrected date. A touch-up (a place dropped, a tense, a typo) is not news.
+    "news": {"text": FieldRule(touch_up_tolerant=True), "date": _CHANGE},
     "award": {"title": _CHANGE, "organization": _APPEAR, "year": _CHANGE},
     # PhD student -> Alumni.
     "member": {"name": _CHANGE, "role": FieldRule(appearing=True, span_tolerant=True)},
 }
 
+_DIGITS = re.compile(r"\d+")
 _YEAR_SPLIT = re.compile(r"[\s()\[\],;:–—-]+")
 
 #: Minimum similarity (0-100, rapidfuzz) of two normalised labels to be one item.
@@ -589,6 +593,7 @@ def _reportable(rule: FieldRule, old: Any, new: Any) -> bool:
         (rule.typo_tolerant and _only_typos(old, new))
         or (rule.year_tolerant and _only_a_year_added(old, new))
         or (rule.span_tolerant and _only_years_dropped(old, new))
+        or (rule.touch_up_tolerant and _only_touched_up(old, new))
     )
 
 
@@ -616,6 +621,18 @@ def _only_a_year_added(old: str, new: str) -> bool:
     if old_years and new_years:
         return False
     return [w for w in old_words if not _is_year(w)] == [w for w in new_words if not _is_year(w)]
+
+
+def _only_touched_up(old: str, new: str) -> bool:
+    """The same numbers, at most one word that was not there before and at most three dropped
+    (a place left out, a tense): no new name, no new fact."""
+    old_words, new_words = set(old.split()), set(new.split())
+    return (
+        _DIGITS.findall(old) == _DIGITS.findall(new)
+        and len(new_words - old_words) <= 1
+        and len(old_words - new_words) <= 3
+        and len(new_words) >= 4
+    )
 
 
 def _only_years_dropped(old: str, new: str) -> bool:
