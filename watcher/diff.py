@@ -156,7 +156,8 @@ MEANINGFUL_FIELDS: Mapping[str, Mapping[str, FieldRule]] = {
     "member": {"name": _CHANGE, "role": FieldRule(appearing=True, span_tolerant=True)},
 }
 
-_DIGITS = re.compile(r"\d+")
+#: Numbers, in digits or words: "Two papers" -> "Three papers" is news.
+_DIGITS = re.compile(r"\d+|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen)\b", re.I)
 _YEAR_SPLIT = re.compile(r"[\s()\[\],;:–—-]+")
 
 #: Minimum similarity (0-100, rapidfuzz) of two normalised labels to be one item.
