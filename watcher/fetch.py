@@ -424,16 +424,13 @@ class Fetcher:
             pause = gate.paused_until - self._clock()
             if pause > 0 and not options.after_pause:
                 await self._sleep(pause)
-            while True:
-                wait = await self._host_gate.reserve(host, gate.gap)
-                if wait > 0:  # most requests need no wait: no extra turn of the event loop for them
-                    await self._sleep(wait)
-                # A start that came late (the event loop was busy reading a page), or a gap that
-                # grew after it was booked (a Crawl-delay just read), must not crowd the request
-                # before it: wait the rest of the gap and book again, behind those booked since.
-                since_last = self._clock() - gate.last_start
-                if since_last >= gate.gap:
-                    break
+            wait = await self._host_gate.reserve(host, gate.gap)
+            if wait > 0:  # most requests need no wait: no extra turn of the event loop for them
+                await self._sleep(wait)
+            # A start that came late (the event loop was busy reading a page) must not crowd the
+            # next one, booked a gap after the late one's booked time.
+            since_last = self._clock() - gate.last_start
+            if since_last < gate.gap:
                 await self._sleep(gate.gap - since_last)
             gate.last_start = self._clock()
             async with self._overall:
