@@ -552,7 +552,10 @@ class Fetcher:
                 else:
                     rules = await self._load_robots(origin)
                 self._robots[origin] = rules
-                self._apply_crawl_delay(target, rules)
+                if self._apply_crawl_delay(target, rules):
+                    # The robots.txt request was booked under the old gap: book the new one after
+                    # it, so the page requests waiting on this lock start a whole delay apart.
+                    await self._host_gate.reserve(_host_key(target), self._gate(_host_key(target)).gap)
             return self._robots[origin]
 
     async def _load_robots(self, origin: str) -> Protego | None:
@@ -582,11 +585,15 @@ class Fetcher:
         self._fetched_robots[origin] = result.text
         return _parse_robots(origin, result.text)
 
-    def _apply_crawl_delay(self, target: httpx.URL, rules: Protego | None) -> None:
+    def _apply_crawl_delay(self, target: httpx.URL, rules: Protego | None) -> bool:
+        """Raise the host's gap to its Crawl-delay; whether it grew."""
         delay = rules.crawl_delay(self.settings.user_agent) if rules is not None else None
-        if delay:
-            gate = self._gate(_host_key(target))
-            gate.gap = max(gate.gap, min(float(delay), self.settings.max_crawl_delay))
+        if not delay:
+            return False
+        gate = self._gate(_host_key(target))
+        before = gate.gap
+        gate.gap = max(gate.gap, min(float(delay), self.settings.max_crawl_delay))
+        return gate.gap > before
 
     # -- local files ---------------------------------------------------------------------
     async def _read_local(self, url: str, path: Path, *, etag: str | None) -> FetchResult:
