@@ -18,7 +18,7 @@ from extractors.reading.names import clean_person_name, is_person_name
 from watcher.records import Member
 from watcher.text import clean_text
 
-__all__ = ["ROLE_WORDS", "read_member"]
+__all__ = ["GENERIC_GROUP", "ROLE_WORDS", "read_member", "singular"]
 
 ROLE_WORDS = re.compile(
     r"\b(?:professor|prof\.|scientist|engineer|researcher|research (?:staff|associate|assistant|fellow)|intern"
@@ -38,7 +38,7 @@ _NEXT_STEP = re.compile(
     re.I,
 )
 _EMAIL = re.compile(r"\S+@\S+|\S+\s*(?:\[at\]|\(at\)|\{at\})\s*\S+", re.I)
-_GENERIC_GROUP = re.compile(
+GENERIC_GROUP = re.compile(
     r"^(?:our |the |lab |group |current )?(?:people|members?|team|lab members|group members|who we are"
     r"|meet the team|our team|current members|personnel)$",
     re.I,
@@ -125,7 +125,7 @@ def _without_contacts(text: str) -> str:
 
 
 def _role(stated: str, entry: Entry, context: Context, columns: dict[str, str]) -> str:
-    group = "" if _GENERIC_GROUP.match(context.group or "") else singular(clean_text(context.group))
+    group = "" if GENERIC_GROUP.match(context.group or "") else singular(clean_text(context.group))
     if context.alumni or _labelled_alumni(entry):
         step = columns.get("next") or ((m := _NEXT_STEP.search(entry.text)) and m.group("next"))
         if step:
