@@ -57,7 +57,7 @@ from extractors.reading import ListReport
 from extractors.reading.dates import find_range, leading_date, parse_date_text
 from extractors.reading.names import clean_person_name, is_person_name, looks_like_authors
 from extractors.reading.papers import author_names, is_venue
-from extractors.reading.people import GENERIC_GROUP, ROLE_WORDS
+from extractors.reading.people import GENERIC_GROUP, ROLE_WORDS, is_sentence
 from extractors.reading.vocabulary import heading_kind
 from watcher.errors import ExtractionError
 from watcher.records import Award, Document, Member, NewsItem, Paper, Record, Role
@@ -133,6 +133,9 @@ _NAME = ("name", "displayname", "fullname", "personname")
 _GIVEN = ("firstname", "givenname", "given", "first")
 _FAMILY = ("lastname", "familyname", "family", "last", "surname")
 _MEMBER_ROLE = ("role", "position", "title", "type", "status", "designation", "rank", "jobtitle", "occupation")
+#: A person's one-line description ("Postdoctoral Researcher, Mechanical Engineering"): part of
+#: their role when it is a short line, not a biography.
+_PERSON_LINE = ("bio", "affiliation", "department", "dept", "subtitle", "tagline")
 #: The list a person is filed under, when the entry says it itself ("category: phd-students").
 _MEMBER_GROUP = ("category", "group")
 _ALUMNI_FLAGS = ("alumni", "alum", "alumnus", "alumna", "former", "past")
@@ -400,10 +403,14 @@ def member_from_fields(raw: Mapping[str, Any], group: str = "", *, alumni: bool 
         or any(fields.by_key.get(flag) is False for flag in _CURRENT_FLAGS)
         or bool(_ALUMNI.search(f"{group} {stated}"))
     )
+    line = _person_line(fields, stated)
     if not alumni:
-        return Member(name=name, role=stated or group or None)
+        role = stated or group
+        if line:
+            role = f"{role} ({line})" if role else line
+        return Member(name=name, role=role or None)
     base = stated if _ALUMNI.search(stated) else "Alumni"
-    details = _alumni_details(fields, note, skip=base)
+    details = "; ".join(p for p in (_alumni_details(fields, note, skip=base), line) if p)
     return Member(name=name, role=f"{base} ({details})" if details else base)
 
 
@@ -415,6 +422,11 @@ def _split_name(raw: str) -> tuple[str, str]:
     if (match := _NAME_NOTE.match(raw)) and ROLE_WORDS.search(match["note"]):
         raw, note = match["name"], clean_text(match["note"])
     return clean_person_name(raw) or clean_text(raw), note
+
+
+def _person_line(fields: _Fields, stated: str) -> str:
+    line = fields.text(_PERSON_LINE, words=12)
+    return "" if not line or line == stated or is_sentence(line) else line
 
 
 def _stated_role(fields: _Fields) -> str:

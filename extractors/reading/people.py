@@ -18,7 +18,7 @@ from extractors.reading.names import clean_person_name, is_person_name
 from watcher.records import Member
 from watcher.text import clean_text
 
-__all__ = ["GENERIC_GROUP", "ROLE_WORDS", "read_member", "singular"]
+__all__ = ["GENERIC_GROUP", "ROLE_WORDS", "is_sentence", "read_member", "singular"]
 
 ROLE_WORDS = re.compile(
     r"\b(?:professor|prof\.|scientist|engineer|researcher|research (?:staff|associate|assistant|fellow)|intern"
@@ -106,7 +106,7 @@ def _stated_role(entry: Entry, name: str, line_index: int, tail: str) -> str:
     after = entry.lines[line_index + 1 :] if line_index >= 0 else entry.lines
     for line in after[:2]:
         line = _without_contacts(line)
-        if line and line != name and len(line.split()) <= 14 and ROLE_WORDS.search(line) and not _sentence(line):
+        if line and line != name and len(line.split()) <= 14 and ROLE_WORDS.search(line) and not is_sentence(line):
             return line
     return ""
 
@@ -115,7 +115,7 @@ _VERB = re.compile(r"\b(?:is|was|am|are|were|has|have|had|joined|received|obtain
                    r"|studied|focuses|interested)\b", re.I)
 
 
-def _sentence(line: str) -> bool:
+def is_sentence(line: str) -> bool:
     """A line of a biography ("Jane is a PhD student in …"), not a role."""
     return bool(_VERB.search(line)) or (line.endswith(".") and len(line.split()) > 6)
 
