@@ -150,6 +150,7 @@ _PERSON_PROSE = frozenset({"bio", "biography", "about", "description", "summary"
                            "researchinterests", "email", "mail", "image", "photo", "pic", "avatar", "portrait"})
 #: Numbered fields ("education1") and a person's history are not their role in the group.
 _NOT_ROLE_FIELD = re.compile(r"\d|education|degree|purpose|graduated|award|honou?r|interest|thesis")
+_NOT_ROLE_KEYS = _PERSON_PROSE | {*_NAME, *_MEMBER_GROUP, *_NOW, *_NEXT, *_FIRST_JOB, *_PERSON_LINE}
 _PERSON_HINTS = frozenset(
     {"position", "role", "status", "category", "email", "website", "url", "image", "pic", "photo", "degree",
      "graduated", "firstjob", "nowat", "current", "year", "twitter", "scholar", "github", "description", "bio",
@@ -394,7 +395,7 @@ def member_from_fields(raw: Mapping[str, Any], group: str = "", *, alumni: bool 
     name, note = _split_name(fields.name())
     if not name:
         return None
-    stated = _stated_role(fields) or note
+    stated = _stated_role(fields, note)
     group = _humanise(fields.text(_MEMBER_GROUP, words=8)) or group
     group = "" if GENERIC_GROUP.match(group) else group
     alumni = (
@@ -410,7 +411,8 @@ def member_from_fields(raw: Mapping[str, Any], group: str = "", *, alumni: bool 
             role = f"{role} ({line})" if role else line
         return Member(name=name, role=role or None)
     base = stated if _ALUMNI.search(stated) else "Alumni"
-    details = "; ".join(p for p in (_alumni_details(fields, note, skip=base), line) if p)
+    held = "" if _ALUMNI.search(stated) else stated  # the position they held here
+    details = "; ".join(p for p in (_alumni_details(fields, held, skip=base), line) if p)
     return Member(name=name, role=f"{base} ({details})" if details else base)
 
 
@@ -429,12 +431,12 @@ def _person_line(fields: _Fields, stated: str) -> str:
     return "" if not line or line == stated or is_sentence(line) else line
 
 
-def _stated_role(fields: _Fields) -> str:
-    if stated := fields.text(_MEMBER_ROLE, words=14):
+def _stated_role(fields: _Fields, note: str) -> str:
+    if stated := fields.text(_MEMBER_ROLE, words=14) or note:
         return stated
     # No role field: a short field that holds a role word ("info: PhD Student").
     for key, value in fields.by_key.items():
-        if key in _PERSON_PROSE or key in _NAME or key in _MEMBER_GROUP or not isinstance(value, str):
+        if key in _NOT_ROLE_KEYS or not isinstance(value, str):
             continue
         if _NOT_ROLE_FIELD.search(key):
             continue
@@ -444,12 +446,11 @@ def _stated_role(fields: _Fields) -> str:
     return ""
 
 
-def _alumni_details(fields: _Fields, note: str, skip: str) -> str:
+def _alumni_details(fields: _Fields, held: str, skip: str) -> str:
     degree = fields.text(_ALUMNI_DEGREE, words=12)
     year = fields.text(("year",))
     if year and year not in degree:
         degree = f"{degree} {year}".strip()
-    held = fields.text(("position",), words=16) or note  # the position they held here
     jobs = [t for t in (held, *(fields.text((f,), words=16) for f in _FIRST_JOB)) if t and t != skip]
     if now := fields.text(_NOW, words=20):
         jobs.append(f"now {now}")
