@@ -70,6 +70,7 @@ __all__ = [
     "DataExtractor",
     "DataReading",
     "bundle_kinds",
+    "first_per_key",
     "is_data_path",
     "load_data",
     "member_from_fields",
@@ -599,7 +600,7 @@ class _Walker:
         if not objects:
             self.read_strings([item for item in items if isinstance(item, str)], scope)
             return
-        records: list[Any] = []
+        records: list[_Fields] = []
         for item in objects:
             if self.budget <= 0:
                 self.reading.truncated.append(scope.where)
@@ -788,11 +789,12 @@ def read_data_files(files: Mapping[str, str]) -> DataReading:
         total.records.extend(reading.records)
         total.lists.extend(reading.lists)
         total.truncated.extend(reading.truncated)
-    total.records = _first_per_key(total.records)
+    total.records = first_per_key(total.records)
     return total
 
 
-def _first_per_key(records: Iterable[Record]) -> list[Record]:
+def first_per_key(records: Iterable[Record]) -> list[Record]:
+    """The first record of each identity (kind and key), in order."""
     seen: dict[tuple[str, str], Record] = {}
     for record in records:
         seen.setdefault((record.kind, record.key), record)
@@ -858,21 +860,22 @@ class DataExtractor(Extractor):
 
 
 def bundle_kinds(files: Mapping[str, str]) -> set[str]:
-    """The kinds of record the content data files of a bundle hold. A malformed file whose name
-    names a kind counts (reading it then says what is wrong with it); any other is left out."""
-    kinds: set[str] = set()
+    """The kinds of record the first content data file of a bundle holds (empty: none holds any).
+    A malformed file whose name names a kind counts (reading it then says what is wrong with
+    it); any other is passed over. Detection stops at the first such file: it runs on every
+    repository checked, and the reading proper reads them all."""
     for path in _content_files(files):
+        *folders, name = path.split("/")
+        stem = _DATA_FILE.sub("", name)
         try:
             data = load_data(path, files[path])
         except ExtractionError:
-            *folders, name = path.split("/")
-            if kind := _announced(_DATA_FILE.sub("", name)):
-                kinds.add(kind)
+            if kind := _announced(stem):
+                return {kind}
             continue
-        if data is not None:
-            *folders, name = path.split("/")
-            kinds.update(r.kind for r in read_data(data, path, _DATA_FILE.sub("", name), folders).records)
-    return kinds
+        if data is not None and (kinds := {r.kind for r in read_data(data, path, stem, folders).records}):
+            return kinds
+    return set()
 
 
 CASES: Sequence[Case] = (

@@ -12,8 +12,9 @@ Reads, by general rules:
   a student who graduates is the same member, modified), publication lists →
   :class:`~watcher.records.Paper`, and news, awards and roles lists alike. Links and photos
   are left out of people on purpose: they churn without news.
-- **collections** named for people (``_people/``, ``_members/``, ``_team/``, ``_alumni/``):
-  each file's front matter is one person, read as a data entry of that list.
+- **collections** named for a kind (``_people/``, ``_members/``, ``_team/``, ``_alumni/``,
+  ``_publications/``, ``_papers/``, ``_awards/``): each file's front matter is one entry of
+  that list, read by the data reader like any data list.
 - **news posts**: ``_posts/**`` (and ``_news/**``) files → :class:`~watcher.records.NewsItem`
   with the date from the front matter or the ``YYYY-MM-DD-`` file name, and the post title
   (else the first words of the body) as text.
@@ -32,7 +33,7 @@ from typing import Any
 import frontmatter
 
 from extractors.base import Case, Extractor
-from extractors.data import DataReading, bundle_kinds, read_data, read_data_files
+from extractors.data import DataReading, bundle_kinds, first_per_key, read_data, read_data_files
 from extractors.markdown import front_matter_text, markdown_to_text
 from extractors.reading import ListReport
 from watcher.records import Document, Member, NewsItem, Record
@@ -49,7 +50,9 @@ __all__ = [
 
 _POST_PATH = re.compile(r"^_(?:posts|news)/(?:.+/)?(?P<name>[^/]+)\.(?:md|markdown|html)$")
 _POST_DATE = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})-")
-_COLLECTION_PATH = re.compile(r"^_(?P<name>people|members|team|alumni)/(?:.+/)?[^/]+\.(?:md|markdown)$")
+_COLLECTION_PATH = re.compile(
+    r"^_(?P<name>people|members|team|alumni|publications|papers|awards)/(?:.+/)?[^/]+\.(?:md|markdown)$"
+)
 
 
 def front_matter(text: str) -> tuple[dict[str, Any], str]:
@@ -122,7 +125,7 @@ class JekyllDataExtractor(Extractor):
         if not doc.is_bundle:
             return [], DataReading()
         reading = read_data_files(doc.files)
-        people = _collection_members(doc.files)
+        reading.records.extend(_collection_records(doc.files))
         news = [
             item
             for path in sorted(doc.files)
@@ -130,25 +133,22 @@ class JekyllDataExtractor(Extractor):
         ]
         data_members = [r for r in reading.records if isinstance(r, Member)]
         others = [r for r in reading.records if not isinstance(r, Member)]
-        return [*others, *news, *first_per_name([*data_members, *people])], reading
+        return first_per_key([*others, *news, *data_members]), reading
 
 
 def _is_jekyll(files: Mapping[str, str]) -> bool:
     return any(path.startswith(("_data/", "_posts/")) for path in files)
 
 
-def _collection_members(files: Mapping[str, str]) -> list[Member]:
-    """People of collections named for them: each file's front matter is one entry of the list."""
+def _collection_records(files: Mapping[str, str]) -> list[Record]:
+    """Records of collections named for a kind: each file's front matter is one entry of the list."""
     by_collection: dict[str, list[dict[str, Any]]] = {}
     for path in sorted(files):
         if m := _COLLECTION_PATH.match(path):
             meta, _body = front_matter(files[path])
             if meta:
                 by_collection.setdefault(m["name"], []).append(meta)
-    return [
-        r for name, metas in by_collection.items() for r in read_data(metas, f"_{name}/", name).records
-        if isinstance(r, Member)
-    ]
+    return [r for name, metas in by_collection.items() for r in read_data(metas, f"_{name}/", name).records]
 
 
 CASES: Sequence[Case] = (

@@ -246,7 +246,7 @@ def test_a_broken_data_file_fails_the_check_and_loses_nothing(tmp_path: Path, re
     repository.set_files({**SITE, "src/data/people.json": json.dumps(PEOPLE)[:-3]})
     assert _changes(tmp_path) == []  # no "removed" for the people of the broken file
     listed = _watcher(tmp_path, "list")
-    assert "src/data/people.json: malformed JSON" in listed or "error" in listed
+    assert "error" in listed and "src/data/people.json: malformed JSON at line 1" in listed
     shown = json.loads(_watcher(tmp_path, "show", "github:tidepool/website", "--format", "json"))
     assert len(shown["items"]) == 3
 

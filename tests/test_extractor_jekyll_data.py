@@ -9,7 +9,7 @@ import pytest
 from extractors.data import read_data
 from extractors.jekyll_data import JekyllDataExtractor, news_from_post
 from watcher.errors import ExtractionError
-from watcher.records import Document, Member, Paper
+from watcher.records import Document, Member, NewsItem, Paper
 
 
 def members_from_data(data: Any, label: str) -> list[Member]:
@@ -62,3 +62,20 @@ def test_broken_data_file_is_an_error_naming_it_and_broken_posts_fail_softly() -
     assert [r.kind for r in posts_only] == ["news", "member"]
     assert extractor.detect(Document(url="github:o/r", files={"README.md": "hi"})) is None
     assert extractor.parse(Document(url="https://x.org/", text="<html></html>")) == []
+
+
+def test_collections_named_for_a_kind_are_data_lists_of_front_matter() -> None:
+    files = {
+        "_data/people.yml": "- name: Ana Lima\n  role: PhD Student\n",
+        "_people/bchen.md": "---\nname: Bo Chen\nrole: Postdoc\nalum: true\n---\nBo works on sonar.\n",
+        "_publications/2024-echoes.md": "---\ntitle: Echoes\nauthors: Ana Lima and Bo Chen\nvenue: JASA\n"
+        "date: 2024-05-01\n---\nAbstract.\n",
+        "_posts/2024-06-01-welcome.md": "---\ntitle: Welcome Bo\n---\n",
+    }
+    records = JekyllDataExtractor().parse(Document(url="github:o/r", files=files))
+    assert records == [
+        Paper(title="Echoes", authors=("Ana Lima", "Bo Chen"), venue="JASA", year=2024),
+        NewsItem(text="Welcome Bo", date="2024-06-01"),
+        Member(name="Ana Lima", role="PhD Student"),
+        Member(name="Bo Chen", role="Alumni (Postdoc)"),
+    ]
