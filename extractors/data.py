@@ -169,6 +169,7 @@ _PERIOD = ("dates", "years", "period", "duration", "date", "when", "time")
 #: List fields that belong to the record holding them (its authors, links, pictures), never groups.
 _OWN_LISTS = re.compile(r"^(?:author|editor|link|tag|keyword|image|photo|media|file|resource|button|social|icon"
                         r"|contact|education|interest|topic|label|categor|pub(?:lication)?names)")
+_FIELD_WRAPPERS = ("attributes", "fields", "properties")
 _GROUP_LABEL = ("type", "name", "title", "group", "category", "label", "heading", "section", "role", "status")
 #: Keys that hold a list without naming what is in it: the outer label stays.
 _CONTAINER_KEYS = frozenset({"members", "people", "list", "items", "entries", "data", "records", "content",
@@ -245,6 +246,11 @@ class _Fields:
         self.by_key: dict[str, Any] = {}
         for name, value in raw.items():
             self.by_key.setdefault(_key(name), value)
+        # Headless CMSs wrap an entry's fields in one object ({"id": 7, "attributes": {...}}).
+        for wrapper in _FIELD_WRAPPERS:
+            if isinstance(inner := self.by_key.get(wrapper), Mapping):
+                for name, value in inner.items():
+                    self.by_key.setdefault(_key(name), value)
 
     def has(self, names: Iterable[str]) -> bool:
         return any(_present(self.by_key.get(n)) for n in names)
@@ -268,7 +274,10 @@ class _Fields:
     def name(self) -> str:
         if name := self.text(_NAME, words=12):
             return name
-        given, family = self.text(_GIVEN, words=4), self.text(_FAMILY, words=4)
+        parts = self
+        if isinstance(nested := self.value(_NAME), Mapping):
+            parts = _Fields(nested)  # "name": {"first": "Ana", "last": "Lima"}
+        given, family = parts.text(_GIVEN, words=4), parts.text(_FAMILY, words=4)
         return f"{given} {family}" if given and family else ""
 
     def links(self) -> list[str]:
@@ -346,7 +355,8 @@ def _iso_date(value: Any) -> str | None:
 
 
 def _paper(fields: _Fields, scope: _Scope) -> Paper | None:
-    title = clean_title(fields.text(_TITLE) or (fields.text(("name",)) if scope.announced == "paper" else ""))
+    # In a list of papers, a "name" is the title ("Quiet Rooms" reads like a person's name too).
+    title = clean_title(fields.text(_TITLE) or fields.text(("name",)))
     if not title:
         return None
     links = fields.links()
@@ -490,23 +500,22 @@ def _role(fields: _Fields, scope: _Scope) -> Role | None:
             start, end = found[0], found[1]
         else:
             start = _iso_date(period)
-    organization = fields.text(_ORG, words=20) or _organisation_name(fields)
+    organization = fields.text(_ORG, words=20) or _non_person_name(fields, words=12)
     return Role(title=title, organization=organization or None, start=start, end=end)
 
 
-def _organisation_name(fields: _Fields) -> str:
-    """A "name" that is a place of work, not a person ({"name": "Acme Labs", "position": ...})."""
-    name = fields.text(("name",), words=12)
+def _non_person_name(fields: _Fields, words: int = 0) -> str:
+    """A "name" that is not a person's: a place of work ({"name": "Acme Labs", "position": ...})."""
+    name = fields.text(("name",), words=words)
     return name if name and not is_person_name(name) else ""
 
 
 def _shape(fields: _Fields) -> str | None:
     """The kind an object's fields make, whatever list it is in."""
-    if fields.has(_TITLE) and (
-        fields.authors() or fields.has(_VENUE) or fields.has(("doi", "arxiv", "arxivid", "eprint"))
-    ):
-        return "paper"
     name = fields.name()
+    titled = fields.has(_TITLE) or (name and not is_person_name(name))
+    if titled and (fields.authors() or fields.has(_VENUE) or fields.has(("doi", "arxiv", "arxivid", "eprint"))):
+        return "paper"
     if (
         fields.has(_POSITION)
         and fields.has((*_START, *_END, *_PERIOD))
@@ -515,7 +524,7 @@ def _shape(fields: _Fields) -> str | None:
         return "role"  # a position held: {"position": ..., "company": ..., "startDate": ...}
     if fields.has(_AWARD) and not name:
         return "award"
-    if name and not fields.has(_VENUE):
+    if name and not fields.has(_VENUE) and not fields.authors():
         return "member"
     if fields.has(_DATE) and fields.text(_NEWS_TEXT):
         return "news"

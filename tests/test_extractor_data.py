@@ -270,3 +270,16 @@ def test_a_page_served_as_json_is_read_through_the_url_path(tmp_path: Path, cont
         site.set("/api/team", Page(json.dumps({"people": [*PEOPLE, {"name": "Carla Diaz", "role": "Intern"}]}),
                                    content_type=content_type))
         assert _changes(tmp_path) == [("added", "member", "Carla Diaz")]
+
+
+def test_titles_under_name_nested_names_and_cms_wrapped_entries() -> None:
+    papers = {"items": [{"name": "Sound Maps of Coral Reefs", "authors": "Ana Lima and Bo Chen", "year": 2024},
+                        {"name": "Quiet Rooms", "authors": ["Bo Chen"], "year": 2023}]}
+    people = {"items": [{"name": {"first": "Ana", "last": "Lima"}, "role": "PhD Student"}]}
+    cms = {"data": [{"id": 7, "attributes": {"title": "Reef Echoes", "authors": "Bo Chen", "journal": "JASA"}}]}
+    assert _records(papers) == [
+        Paper(title="Sound Maps of Coral Reefs", authors=("Ana Lima", "Bo Chen"), year=2024),
+        Paper(title="Quiet Rooms", authors=("Bo Chen",), year=2023),
+    ]
+    assert _records(people) == [Member(name="Ana Lima", role="PhD Student")]
+    assert _records(cms) == [Paper(title="Reef Echoes", authors=("Bo Chen",), venue="JASA")]
