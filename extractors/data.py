@@ -590,11 +590,17 @@ class _Walker:
         self.budget = MAX_ENTRIES
 
     def walk(self, node: Any, scope: _Scope, depth: int = 0) -> None:
-        if depth > _MAX_DEPTH or self.budget <= 0:
+        if depth > _MAX_DEPTH:
+            return
+        if self.budget <= 0:
+            self.reading.truncated.append(scope.where)
             return
         if isinstance(node, list):
             self.read_list(node, scope, depth)
         elif isinstance(node, Mapping):
+            # Every object counts against the bound, so YAML aliases that nest one object many
+            # times over cannot make the walk explode.
+            self.budget -= 1
             if _keyed_collection(node, scope):
                 self.read_list(list(node.values()), scope, depth)
             elif scope.announced and not _nested_records(node) and _fits(scope.announced, _Fields(node)):

@@ -283,3 +283,11 @@ def test_titles_under_name_nested_names_and_cms_wrapped_entries() -> None:
     ]
     assert _records(people) == [Member(name="Ana Lima", role="PhD Student")]
     assert _records(cms) == [Paper(title="Reef Echoes", authors=("Bo Chen",), venue="JASA")]
+
+
+def test_yaml_aliases_nesting_one_object_many_times_stay_bounded() -> None:
+    lines = ['a0: &a0 {name: "Ana Lima", role: "PhD Student"}']
+    lines += [f"a{i}: &a{i} {{{', '.join(f'k{j}: *a{i - 1}' for j in range(9))}}}" for i in range(1, 10)]
+    reading = read_data_files({"data/people.yml": "\n".join(lines) + "\n"})
+    assert reading.truncated
+    assert len(reading.records) <= MAX_ENTRIES
