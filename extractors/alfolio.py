@@ -37,14 +37,8 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from extractors.base import Case, Extractor
 from extractors.bibtex import parse_bibtex
-from extractors.jekyll_data import (
-    first_per_name,
-    front_matter,
-    markdown_to_text,
-    member_from_entry,
-    news_from_post,
-    records_from_data,
-)
+from extractors.data import member_from_fields, read_data_files
+from extractors.jekyll_data import first_per_name, front_matter, markdown_to_text, news_from_post
 from watcher.records import Award, Document, Member, NewsItem, Paper, Record, Role
 from watcher.text import clean_text, clean_title, find_arxiv, find_doi, parse_date, parse_year
 
@@ -336,7 +330,9 @@ def _parse_bundle(files: Mapping[str, str]) -> list[Record]:
     ]
     home = _home_page(files)
     about: list[Record] = _parse_page_source(home) if home else []
-    data_members, data_papers = records_from_data({p: t for p, t in files.items() if p.startswith("_data/")})
+    data = read_data_files({p: t for p, t in files.items() if p.startswith("_data/")}).records
+    data_members = [r for r in data if isinstance(r, Member)]
+    data_papers = [r for r in data if isinstance(r, Paper)]
     members = first_per_name([*_people_collection(files), *data_members])
     return [*papers, *data_papers, *news, *about, *members]
 
@@ -390,8 +386,8 @@ def _people_collection(files: Mapping[str, str]) -> list[Member]:
         if not (m := _PEOPLE_PATH.match(path)):
             continue
         meta, _ = front_matter(files[path])
-        category = (m["dir"] or "").rsplit("/", 1)[-1].replace("_", " ").capitalize() or None
-        if (member := member_from_entry(meta, category)) is not None:
+        category = (m["dir"] or "").rsplit("/", 1)[-1].replace("_", " ").capitalize()
+        if (member := member_from_fields(meta, category)) is not None:
             members.append(member)
     return members
 

@@ -1,4 +1,4 @@
-"""Shared readers of markdown sources: YAML, front matter and front-matter values.
+"""Shared readers of markdown sources: YAML, front matter, front-matter values and markup as text.
 
 Not an extractor itself: the source-repository families (academicpages, Hugo Blox)
 read their pages' front matter through these, so a value is read the same way in each.
@@ -10,13 +10,23 @@ import re
 from typing import Any
 
 import yaml
+from selectolax.lexbor import LexborHTMLParser
 
 from watcher.text import clean_text
 
-__all__ = ["front_matter_text", "load_yaml", "parse_front_matter"]
+__all__ = ["front_matter_text", "load_yaml", "markdown_to_text", "parse_front_matter"]
 
 # libyaml's loader is ~10x faster than the pure-Python one; both are safe loaders.
 _YAML_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_LIQUID = re.compile(r"{%.*?%}|{{.*?}}", re.S)
+_KRAMDOWN_ATTR = re.compile(r"{:[^}]*}")
+_MD_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+_MD_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_MD_REF_LINK = re.compile(r"\[([^\]]+)\]\[[^\]]*\]")
+_EMOJI_CODE = re.compile(r":[a-z0-9_+\-]+:")
+_MD_EMPHASIS = re.compile(r"(\*{1,3}|_{1,3})(?=\S)(.+?)(?<=\S)\1")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s*", re.M)
 _FRONT_MATTER = re.compile(r"\A\ufeff?\s*---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.S)
 
 
@@ -44,3 +54,31 @@ def front_matter_text(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return ", ".join(front_matter_text(v) for v in value)
     return clean_text(str(value).replace("\ufeff", ""))
+
+
+def markdown_to_text(body: str) -> str:
+    """Markdown/HTML/Liquid as plain text; line and paragraph breaks survive as newlines."""
+    text = _HTML_COMMENT.sub(" ", body)
+    text = _LIQUID.sub(" ", text)
+    text = _KRAMDOWN_ATTR.sub("", text)
+    text = _MD_IMAGE.sub(" ", text)
+    text = _MD_LINK.sub(r"\1", text)
+    text = _MD_REF_LINK.sub(r"\1", text)
+    text = re.sub(r"<br\s*/?>|</p>|</div>|</li>|</h\d>", "\n", text, flags=re.I)
+    if "<" in text:
+        text = _html_text(text)
+    text = _EMOJI_CODE.sub("", text)
+    # These two regexes have no literal prefix to scan for, so test for their marker characters first.
+    if "*" in text or "_" in text:
+        text = _MD_EMPHASIS.sub(r"\2", text)
+    if "#" in text:
+        text = _HEADING.sub("", text)
+    lines = (clean_text(line) for line in text.splitlines())
+    return "\n".join(line for line in lines if line)
+
+
+def _html_text(fragment: str) -> str:
+    # Keep newlines: selectolax's text() keeps text nodes verbatim, so tags vanish and breaks stay.
+    tree = LexborHTMLParser(f"<body>{fragment}</body>")
+    body = tree.body
+    return body.text(deep=True, separator="") if body is not None else fragment

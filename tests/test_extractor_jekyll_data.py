@@ -2,8 +2,22 @@
 
 from __future__ import annotations
 
-from extractors.jekyll_data import JekyllDataExtractor, members_from_data, news_from_post, papers_from_data
-from watcher.records import Document, Member
+from typing import Any
+
+import pytest
+
+from extractors.data import read_data
+from extractors.jekyll_data import JekyllDataExtractor, news_from_post
+from watcher.errors import ExtractionError
+from watcher.records import Document, Member, NewsItem, Paper
+
+
+def members_from_data(data: Any, label: str) -> list[Member]:
+    return [r for r in read_data(data, label, label).records if isinstance(r, Member)]
+
+
+def papers_from_data(data: Any) -> list[Paper]:
+    return [r for r in read_data(data, "data").records if isinstance(r, Paper)]
 
 
 def test_people_nested_under_group_keys_take_the_group_as_role() -> None:
@@ -38,10 +52,30 @@ def test_post_date_from_file_name_and_text_from_title_or_body() -> None:
     assert untitled.text == "We moved to Building 9."
 
 
-def test_broken_yaml_and_empty_bundles_fail_softly() -> None:
+def test_broken_data_file_is_an_error_naming_it_and_broken_posts_fail_softly() -> None:
     extractor = JekyllDataExtractor()
     files = {"_data/people.yml": "- name: [unclosed\n  : :", "_posts/x.md": "---\n: [\n---"}
-    records = extractor.parse(Document(url="github:o/r", files=files))
-    assert all(r.kind == "news" for r in records)
+    # A broken data file would read as all its people removed: the check fails instead, naming it.
+    with pytest.raises(ExtractionError, match=r"_data/people\.yml: malformed YAML at line \d+"):
+        extractor.parse(Document(url="github:o/r", files=files))
+    posts_only = extractor.parse(Document(url="github:o/r", files={**files, "_data/people.yml": "- name: Ana Lima"}))
+    assert [r.kind for r in posts_only] == ["news", "member"]
     assert extractor.detect(Document(url="github:o/r", files={"README.md": "hi"})) is None
     assert extractor.parse(Document(url="https://x.org/", text="<html></html>")) == []
+
+
+def test_collections_named_for_a_kind_are_data_lists_of_front_matter() -> None:
+    files = {
+        "_data/people.yml": "- name: Ana Lima\n  role: PhD Student\n",
+        "_people/bchen.md": "---\nname: Bo Chen\nrole: Postdoc\nalum: true\n---\nBo works on sonar.\n",
+        "_publications/2024-echoes.md": "---\ntitle: Echoes\nauthors: Ana Lima and Bo Chen\nvenue: JASA\n"
+        "date: 2024-05-01\n---\nAbstract.\n",
+        "_posts/2024-06-01-welcome.md": "---\ntitle: Welcome Bo\n---\n",
+    }
+    records = JekyllDataExtractor().parse(Document(url="github:o/r", files=files))
+    assert records == [
+        Paper(title="Echoes", authors=("Ana Lima", "Bo Chen"), venue="JASA", year=2024),
+        NewsItem(text="Welcome Bo", date="2024-06-01"),
+        Member(name="Ana Lima", role="PhD Student"),
+        Member(name="Bo Chen", role="Alumni (Postdoc)"),
+    ]

@@ -21,7 +21,7 @@ from extractors.reading.tree import Span
 from watcher.records import Paper
 from watcher.text import AsciiFolded, clean_text, clean_title, find_arxiv, find_doi, parse_year
 
-__all__ = ["is_venue", "read_paper"]
+__all__ = ["author_names", "is_venue", "read_paper"]
 
 _QUOTED = re.compile(r"[\"“”«]([^\"“”«»]{8,300})[\"“”»]")
 _SENTENCE_BREAK = re.compile(r"(?<=[a-z0-9)\]?!”\"'])[.?!]\s+(?=[A-Z0-9\[(“\"]|with\b|in\b|to appear\b)")
@@ -220,10 +220,10 @@ _WITH = re.compile(
 def _authors(entry: Entry, lines: Sequence[str], title: str, rest: str) -> tuple[str, ...]:
     named = entry.fields.get("authors")
     if named and looks_like_authors(named):
-        return _names(named)
+        return author_names(named)
     # "(with Jane Doe and John Roe)": the co-authors of a page owner's own paper.
     if "with" in rest and (co := _WITH.search(rest)):
-        names = _names(co.group(1) or co.group(2))
+        names = author_names(co.group(1) or co.group(2))
         if names and all(is_person_name(name) for name in names):
             return names
     for line in lines:
@@ -232,15 +232,15 @@ def _authors(entry: Entry, lines: Sequence[str], title: str, rest: str) -> tuple
             continue
         cut = author_prefix(line)
         if cut:
-            return _names(line[:cut])
+            return author_names(line[:cut])
         for piece in _pieces(line):
             bare = _VENUE_PREFIX.sub("", piece)
             if looks_like_authors(bare):
-                return _names(bare)
+                return author_names(bare)
     return ()
 
 
-def _names(text: str) -> tuple[str, ...]:
+def author_names(text: str) -> tuple[str, ...]:
     """The authors of a list, each as written ("Doe, J." stays one name in surname-first lists)."""
     pieces = [p.strip(" *†‡§¶#,;") for p in split_author_list(text)]
     names: list[str] = []

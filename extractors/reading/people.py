@@ -18,7 +18,7 @@ from extractors.reading.names import clean_person_name, is_person_name
 from watcher.records import Member
 from watcher.text import clean_text
 
-__all__ = ["ROLE_WORDS", "read_member"]
+__all__ = ["GENERIC_GROUP", "ROLE_WORDS", "is_sentence", "read_member", "singular"]
 
 ROLE_WORDS = re.compile(
     r"\b(?:professor|prof\.|scientist|engineer|researcher|research (?:staff|associate|assistant|fellow)|intern"
@@ -38,7 +38,7 @@ _NEXT_STEP = re.compile(
     re.I,
 )
 _EMAIL = re.compile(r"\S+@\S+|\S+\s*(?:\[at\]|\(at\)|\{at\})\s*\S+", re.I)
-_GENERIC_GROUP = re.compile(
+GENERIC_GROUP = re.compile(
     r"^(?:our |the |lab |group |current )?(?:people|members?|team|lab members|group members|who we are"
     r"|meet the team|our team|current members|personnel)$",
     re.I,
@@ -106,7 +106,7 @@ def _stated_role(entry: Entry, name: str, line_index: int, tail: str) -> str:
     after = entry.lines[line_index + 1 :] if line_index >= 0 else entry.lines
     for line in after[:2]:
         line = _without_contacts(line)
-        if line and line != name and len(line.split()) <= 14 and ROLE_WORDS.search(line) and not _sentence(line):
+        if line and line != name and len(line.split()) <= 14 and ROLE_WORDS.search(line) and not is_sentence(line):
             return line
     return ""
 
@@ -130,10 +130,10 @@ def _role_phrase(tail: str) -> str:
         role = bio.group("role").strip()
         return role if ROLE_WORDS.search(role) and len(role.split()) <= 10 else ""
     text = _PHRASE_END.split(tail, maxsplit=1)[0].strip(" ,")
-    if len(text.split()) <= 14 and ROLE_WORDS.search(text) and not _sentence(text):
+    if len(text.split()) <= 14 and ROLE_WORDS.search(text) and not is_sentence(text):
         return text
     first = text.split(",", 1)[0].strip()
-    if first != text and len(first.split()) <= 8 and ROLE_WORDS.search(first) and not _sentence(first):
+    if first != text and len(first.split()) <= 8 and ROLE_WORDS.search(first) and not is_sentence(first):
         return first
     return ""
 
@@ -142,7 +142,7 @@ _VERB = re.compile(r"\b(?:is|was|am|are|were|has|have|had|joined|received|obtain
                    r"|studied|focuses|interested)\b", re.I)
 
 
-def _sentence(line: str) -> bool:
+def is_sentence(line: str) -> bool:
     """A line of a biography ("Jane is a PhD student in …"), not a role."""
     return bool(_VERB.search(line)) or (line.endswith(".") and len(line.split()) > 6)
 
@@ -152,7 +152,7 @@ def _without_contacts(text: str) -> str:
 
 
 def _role(stated: str, entry: Entry, context: Context, columns: dict[str, str]) -> str:
-    group = "" if _GENERIC_GROUP.match(context.group or "") else singular(clean_text(context.group))
+    group = "" if GENERIC_GROUP.match(context.group or "") else singular(clean_text(context.group))
     if context.alumni or _labelled_alumni(entry):
         step = columns.get("next") or ((m := _NEXT_STEP.search(entry.text)) and m.group("next"))
         if step:

@@ -1,0 +1,311 @@
+"""The data-file reader beyond its recorded cases: which files are content, list shapes, people's
+identity across edits, bad and huge files, and whole checks of a repository and a JSON page."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from github_fake import FakeGitHub
+from servers import Page, StaticSite, serve
+
+from extractors.data import MAX_ENTRIES, DataExtractor, is_data_path, load_data, read_data, read_data_files
+from watcher.diff import StoredItem, diff_items
+from watcher.errors import ExtractionError
+from watcher.extract import extract_records, wanted_repository_path
+from watcher.records import Award, Document, Member, NewsItem, Paper, Role, record_fields
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "package.json",
+        "package-lock.json",
+        "web/package.json",
+        "tsconfig.json",
+        "tsconfig.app.json",
+        "composer.json",
+        "_config.yml",
+        "_config_dev.yml",
+        "config.toml",
+        "hugo.toml",
+        "config/_default/params.toml",
+        ".eslintrc.json",
+        ".github/workflows/pages.yml",
+        "netlify.toml",
+        "manifest.json",
+        "node_modules/left-pad/package.json",
+        "node_modules/some-lib/data/people.json",
+        "vendor/bundle/ruby/gems/x/data.yml",
+        "pnpm-lock.yaml",
+        "themes/academic/data/fonts/minimal.toml",
+        "i18n/en.yaml",
+        "README.md",
+        "_data/people.csv",
+    ],
+)
+def test_configuration_package_and_lock_files_are_not_content(path: str) -> None:
+    assert not is_data_path(path)
+    assert not DataExtractor().wants_path(path)
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["data/people.json", "src/data/publications.yaml", "content/awards.toml", "public/home.json",
+     "_data/news.yml", "assets/json/resume.json", "static/data/team.YML"],
+)
+def test_data_files_anywhere_in_the_tree_are_wanted(path: str) -> None:
+    assert is_data_path(path)
+    assert wanted_repository_path(path)
+
+
+def _records(data: Any, label: str = "") -> list[Any]:
+    return read_data(data, "test", label).records
+
+
+def test_lists_named_for_a_kind_and_lists_read_by_shape() -> None:
+    data = {
+        "pubs": [{"title": "Sound Maps", "authors": ["Ana Lima", "Bo Chen"], "venue": "ICASSP 2024"}],
+        "items": [{"date": "March 2025", "text": "We moved to *Building 9*."}],
+        "honors": [{"title": "Young Researcher Prize", "year": 2023, "by": "Acoustics Society"}],
+        "experience": [{"position": "Research Scientist", "company": "Wavefront Labs", "start": "2019-06",
+                        "end": "2022-01"}],
+        "navigation": [{"title": "Home", "url": "/"}, {"title": "People", "url": "/people/"}],
+        "courses": [{"name": "CS 101", "code": "101"}, {"name": "Signals and Systems", "code": "240"}],
+    }
+    assert _records(data) == [
+        Paper(title="Sound Maps", authors=("Ana Lima", "Bo Chen"), venue="ICASSP 2024", year=2024),
+        NewsItem(text="We moved to Building 9.", date="2025-03"),
+        Award(title="Young Researcher Prize", year=2023),
+        Role(title="Research Scientist", organization="Wavefront Labs", start="2019-06", end="2022-01"),
+    ]
+
+
+def test_a_cv_of_titled_sections_reads_its_positions_and_its_awards_by_year() -> None:
+    # The shape of a Jekyll theme's CV data: sections with a title, a display type and contents.
+    cv = [
+        {"title": "General Information", "type": "map",
+         "contents": [{"name": "Full Name", "value": "Rosa Quint"}, {"name": "Location", "value": "Lyon"}]},
+        {"title": "Experience", "type": "time_table",
+         "contents": [{"title": "Research Engineer", "institution": "Tidewater Institute", "year": "2021 - Present",
+                       "description": ["Built instruments."]}]},
+        {"title": "Honors and Awards", "type": "time_table",
+         "contents": [{"year": 2024, "items": ["Young Engineer Award"]}, {"year": 2019, "items": ["Dean's List"]}]},
+    ]
+    assert _records(cv) == [
+        Role(title="Research Engineer", organization="Tidewater Institute", start="2021"),
+        Award(title="Young Engineer Award", year=2024),
+        Award(title="Dean's List", year=2019),
+    ]
+
+
+def test_groups_give_roles_and_years_and_past_groups_give_alumni() -> None:
+    people = [
+        {"type": "PhD Students", "members": [{"name": "Ana Lima"}]},
+        {"type": "Former members", "members": [{"name": "Bo Chen", "position": "Postdoc",
+                                                 "current_position": "Lecturer, Example College"}]},
+    ]
+    papers = [{"year": 2022, "papers": [{"title": "Quiet Rooms", "authorLine": "Lima, A., Chen, B."}]}]
+    assert _records(people, "people") == [
+        Member(name="Ana Lima", role="PhD Students"),
+        Member(name="Bo Chen", role="Alumni (Postdoc; now Lecturer, Example College)"),
+    ]
+    assert _records(papers, "publications") == [
+        Paper(title="Quiet Rooms", authors=("Lima, A.", "Chen, B."), year=2022)
+    ]
+
+
+def test_people_keyed_by_id_flags_and_roles_written_beside_the_name() -> None:
+    data = {
+        "alima": {"display_name": "Dr. Ana Lima", "role": "pi"},
+        "bchen": {"display_name": "Bo Chen (MSc Student)", "alumni": True, "next": "PhD at Example University"},
+        "cdiaz": {"first_name": "Carla", "last_name": "Diaz", "status": "PhD student", "current": False},
+    }
+    assert _records(data, "team") == [
+        Member(name="Ana Lima", role="pi"),
+        Member(name="Bo Chen", role="Alumni (MSc Student; next PhD at Example University)"),
+        Member(name="Carla Diaz", role="Alumni (PhD student)"),
+    ]
+
+
+def test_a_role_change_is_one_modified_member() -> None:
+    before = _records([{"name": "Ana Lima", "position": "PhD Student"}], "people")
+    after = _records([{"name": "Ana Lima", "position": "Postdoc"}], "people")
+    assert before[0].key == after[0].key
+    result = diff_items([StoredItem(kind=r.kind, key=r.key, fields=record_fields(r)) for r in before], after)
+    assert [(c.change, c.kind, c.key) for c in result.changes] == [("modified", "member", before[0].key)]
+
+
+def test_news_markup_is_plain_text_and_dates_are_read_in_any_form() -> None:
+    data = [
+        {"time": "2016-12-8", "content": "Our paper <strong>Tidal Nets</strong> is out &amp; online!"},
+        {"date": "Apr 2024", "headline": "See [the slides](https://example.org/s.pdf) from our **tutorial**"},
+    ]
+    assert _records(data, "news") == [
+        NewsItem(text="Our paper Tidal Nets is out & online!", date="2016-12-08"),
+        NewsItem(text="See the slides from our tutorial", date="2024-04"),
+    ]
+
+
+def test_one_record_per_file_when_its_folder_names_the_kind() -> None:
+    files = {
+        "_data/publications/2024-05-01-lima.yml": "title: Echoes\nauthors: Lima A, Chen B\njournal: JASA\n"
+        "date: 2024-05-01\ntext: https://doi.org/10.1121/1.0001\n",
+        "_data/site.yml": "title: Acoustics Lab\nauthor: Ana Lima\nurl: https://lab.example.org\n",
+    }
+    assert read_data_files(files).records == [
+        Paper(title="Echoes", authors=("Lima A", "Chen B"), venue="JASA", year=2024,
+              url="https://doi.org/10.1121/1.0001", doi="10.1121/1.0001")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "message"),
+    [
+        ("data/people.json", '[{"name": "Ana Lima",}]', r"data/people\.json: malformed JSON at line 1, column 22"),
+        ("_data/news.yml", "- date: 2024\n  text: [unclosed\n", r"_data/news\.yml: malformed YAML at line 3"),
+        ("content/awards.toml", "[[awards]]\ntitle = \n", r"content/awards\.toml: malformed TOML"),
+    ],
+)
+def test_a_malformed_file_is_an_error_that_names_it(path: str, text: str, message: str) -> None:
+    with pytest.raises(ExtractionError, match=message):
+        load_data(path, text)
+    bundle = Document(url="github:o/r", files={path: text, "data/team.json": '[{"name": "Bo Chen", "role": "PI"}]'})
+    with pytest.raises(ExtractionError, match=message):
+        extract_records(bundle)
+
+
+def test_templates_that_look_like_data_are_skipped() -> None:
+    feed = '---\nlayout: null\n---\n[{% for post in site.posts %}{"title": "{{ post.title }}"}{% endfor %}]'
+    assert load_data("feed.json", feed) is None
+    assert read_data_files({"feed.json": feed, "data/team.json": '[{"name": "Bo Chen", "role": "PI"}]'}).records == [
+        Member(name="Bo Chen", role="PI")
+    ]
+
+
+def test_a_huge_file_is_read_up_to_the_bound_and_says_so() -> None:
+    people = [{"name": f"Person {i}", "role": "Member"} for i in range(MAX_ENTRIES + 500)]
+    reading = read_data_files({"data/people.json": json.dumps(people)})
+    assert len(reading.records) == MAX_ENTRIES
+    assert reading.truncated
+    assert any(f"cut short after {MAX_ENTRIES} entries" in report.why for report in reading.lists)
+
+
+# ------------------------------------------------------------------ whole checks
+
+
+def _watcher(tmp_path: Path, *args: str) -> str:
+    from watcher.cli import main
+
+    config = tmp_path / "config.yaml"
+    if not config.exists():
+        config.write_text("fetch: {host_delay: 0, retries: 0}\n", encoding="utf-8")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        code = main(["--db", f"sqlite:///{tmp_path / 'w.db'}", "--config", str(config), *args])
+    assert code == 0, args
+    return out.getvalue()
+
+
+@pytest.fixture
+def repository(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeGitHub]:
+    fake = FakeGitHub("tidepool", "website", {})
+    with serve(fake.api_app()) as api, serve(fake.raw_app()) as raw:
+        monkeypatch.setenv("WATCHER_GITHUB_API", api)
+        monkeypatch.setenv("WATCHER_GITHUB_RAW", raw)
+        yield fake
+
+
+PEOPLE = [{"type": "Current Members", "members": [{"name": "Ana Lima", "position": "PhD Student"},
+                                                  {"name": "Bo Chen", "position": "Postdoc"}]}]
+PAPERS = [{"title": "Tidal Nets", "authors": "Ana Lima and Bo Chen", "venue": "arXiv preprint", "year": 2025}]
+SITE = {
+    "package.json": '{"name": "site", "dependencies": {"vite": "^5"}}',
+    "src/data/people.json": json.dumps(PEOPLE),
+    "src/data/publications.json": json.dumps(PAPERS),
+}
+
+
+def _changes(tmp_path: Path) -> list[tuple[str, str, str]]:
+    _watcher(tmp_path, "check")
+    found = json.loads(_watcher(tmp_path, "diff", "--format", "json"))
+    return sorted((c["change"], c["kind"], c["item"].get("name") or c["item"].get("title")) for c in found)
+
+
+def test_a_repository_of_json_data_is_read_item_by_item(tmp_path: Path, repository: FakeGitHub) -> None:
+    repository.set_files(SITE)
+    _watcher(tmp_path, "add", "github:tidepool/website", "--no-probe")
+    assert _changes(tmp_path) == []  # the first check is the baseline
+    shown = json.loads(_watcher(tmp_path, "show", "github:tidepool/website", "--format", "json"))
+    assert shown["extractor"] == "data"
+    assert len(shown["items"]) == 3
+
+    people = [{"type": "Current Members", "members": [{"name": "Ana Lima", "position": "Postdoc"}]},
+              {"type": "Past Members", "members": [{"name": "Bo Chen", "position": "Postdoc"}]}]
+    papers = [*PAPERS, {"title": "Reef Echoes", "authors": "Bo Chen", "journal": "JASA", "year": 2025}]
+    repository.set_files({**SITE, "src/data/people.json": json.dumps(people),
+                          "src/data/publications.json": json.dumps(papers)})
+    assert _changes(tmp_path) == [
+        ("added", "paper", "Reef Echoes"),
+        ("modified", "member", "Ana Lima"),
+        ("modified", "member", "Bo Chen"),
+    ]
+
+
+def test_a_broken_data_file_fails_the_check_and_loses_nothing(tmp_path: Path, repository: FakeGitHub) -> None:
+    repository.set_files(SITE)
+    _watcher(tmp_path, "add", "github:tidepool/website", "--no-probe")
+    _changes(tmp_path)
+    repository.set_files({**SITE, "src/data/people.json": json.dumps(PEOPLE)[:-3]})
+    assert _changes(tmp_path) == []  # no "removed" for the people of the broken file
+    listed = _watcher(tmp_path, "list")
+    assert "error" in listed and "src/data/people.json: malformed JSON at line 1" in listed
+    shown = json.loads(_watcher(tmp_path, "show", "github:tidepool/website", "--format", "json"))
+    assert len(shown["items"]) == 3
+
+    fixed = [*PAPERS, {"title": "Reef Echoes", "authors": "Bo Chen", "journal": "JASA", "year": 2025}]
+    repository.set_files({**SITE, "src/data/publications.json": json.dumps(fixed)})
+    assert _changes(tmp_path) == [("added", "paper", "Reef Echoes")]
+
+
+@pytest.mark.parametrize("content_type", ["application/json", "text/plain; charset=utf-8"])
+def test_a_page_served_as_json_is_read_through_the_url_path(tmp_path: Path, content_type: str) -> None:
+    site = StaticSite({"/api/team": Page(json.dumps({"people": PEOPLE}), content_type=content_type)})
+    with serve(site.app()) as base:
+        extracted = json.loads(_watcher(tmp_path, "extract", f"{base}/api/team", "--format", "json"))
+        assert extracted["extractor"] == "data"
+        assert [(i["kind"], i["name"], i["role"]) for i in extracted["items"]] == [
+            ("member", "Ana Lima", "PhD Student"),
+            ("member", "Bo Chen", "Postdoc"),
+        ]
+        _watcher(tmp_path, "add", f"{base}/api/team", "--no-probe")
+        assert _changes(tmp_path) == []
+        site.set("/api/team", Page(json.dumps({"people": [*PEOPLE, {"name": "Carla Diaz", "role": "Intern"}]}),
+                                   content_type=content_type))
+        assert _changes(tmp_path) == [("added", "member", "Carla Diaz")]
+
+
+def test_titles_under_name_nested_names_and_cms_wrapped_entries() -> None:
+    papers = {"items": [{"name": "Sound Maps of Coral Reefs", "authors": "Ana Lima and Bo Chen", "year": 2024},
+                        {"name": "Quiet Rooms", "authors": ["Bo Chen"], "year": 2023}]}
+    people = {"items": [{"name": {"first": "Ana", "last": "Lima"}, "role": "PhD Student"}]}
+    cms = {"data": [{"id": 7, "attributes": {"title": "Reef Echoes", "authors": "Bo Chen", "journal": "JASA"}}]}
+    assert _records(papers) == [
+        Paper(title="Sound Maps of Coral Reefs", authors=("Ana Lima", "Bo Chen"), year=2024),
+        Paper(title="Quiet Rooms", authors=("Bo Chen",), year=2023),
+    ]
+    assert _records(people) == [Member(name="Ana Lima", role="PhD Student")]
+    assert _records(cms) == [Paper(title="Reef Echoes", authors=("Bo Chen",), venue="JASA")]
+
+
+def test_yaml_aliases_nesting_one_object_many_times_stay_bounded() -> None:
+    lines = ['a0: &a0 {name: "Ana Lima", role: "PhD Student"}']
+    lines += [f"a{i}: &a{i} {{{', '.join(f'k{j}: *a{i - 1}' for j in range(9))}}}" for i in range(1, 10)]
+    reading = read_data_files({"data/people.yml": "\n".join(lines) + "\n"})
+    assert reading.truncated
+    assert len(reading.records) <= MAX_ENTRIES
