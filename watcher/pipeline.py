@@ -677,6 +677,17 @@ def _alert_operator(services: Services, session: Session, source: Source, reason
     enqueue_operator_alert(session, source, reason, now, services.notifiers)
 
 
+def _tell_reformat(services: Services, session: Session, source: Source, reason: str, now: datetime) -> None:
+    """Tell the operator once that a list was re-rendered (its new reading is already stored).
+
+    Not an episode like a failing source: the source is healthy, so the next reformat is told too.
+    """
+    from watcher.notify.outbox import clear_operator_alert
+
+    _alert_operator(services, session, source, reason, now)
+    clear_operator_alert(source)
+
+
 def _apply_extraction(
     services: Services,
     session: Session,
@@ -703,8 +714,11 @@ def _apply_extraction(
         return _record_same_reading(services, session, source, fetched, extraction, reading, started, now)
     # A source never read before has no items to load (most of a first check's sources).
     rows = _load_items(session, source.id) if source.fetch_state else {}
+    # In page order: the diff tells a rolling list (items leaving at one end) by position.
     previous = [
-        StoredItem(kind=row.kind, key=row.key, fields=row.fields) for row in rows.values() if row.removed_at is None
+        StoredItem(kind=row.kind, key=row.key, fields=row.fields)
+        for row in sorted(rows.values(), key=lambda row: row.position)
+        if row.removed_at is None
     ]
     first_reading = "extractor" not in state
     # A different extractor (or version) reads the page differently: adopt its reading
@@ -745,6 +759,8 @@ def _apply_extraction(
     state.update(reading)
     source.fetch_state = state
     _mark_success(services, session, source, status, now)
+    if result.reformatted and not rebaseline:
+        _tell_reformat(services, session, source, result.reformatted, now)
     return CheckOutcome(
         source=view.name,
         url=view.url,
