@@ -466,3 +466,58 @@ def test_a_restyled_publication_list_is_recorded_silently_with_one_operator_aler
     assert (outcome.status, outcome.changes) == ("changed", 1)
     assert changes_of(database) == [("paper", "added", new_paper[0])]
     assert len(alerts()) == 1
+
+
+def check_with(database: Database, source_id: int, clock: Clock, config: object) -> CheckOutcome:
+    async def go() -> CheckOutcome:
+        settings = FetchSettings(host_delay=0.0, retries=0, deadline=5.0)
+        async with open_services(database, config, settings=settings, now=clock, notifiers=()) as services:  # type: ignore[arg-type]
+            return await check_source(services, source_id)
+
+    clock.tick(hours=12)
+    return asyncio.run(go())
+
+
+def test_a_page_over_the_size_budget_is_read_in_part_and_says_so(
+    database: Database, static_site: tuple[StaticSite, str]
+) -> None:
+    from watcher.config import parse_config
+
+    site, base = static_site
+    padding = "<div>" + "<span>x</span>" * 400 + "</div>"
+    site.set("/", Page(bold_style(LAB_PAPERS).replace("</ul>", "</ul>" + padding)))
+    clock = Clock()
+    with database.session() as session:
+        source_id = add_source(session, f"{base}/", now=clock(), name="ada").id
+    outcome = check_with(database, source_id, clock, parse_config({"read": {"max_elements": 200}}))
+    assert outcome.status == "baseline" and outcome.items == len(LAB_PAPERS)
+    assert outcome.warning is not None and outcome.warning.startswith("read in part: the first ")
+    with database.session() as session:
+        assert session.get(Source, source_id).last_error == outcome.warning
+        assert session.scalars(select(Snapshot.error).order_by(Snapshot.id.desc())).first() == outcome.warning
+    # Read whole again (a bigger budget): the warning goes.
+    site.set("/", Page(bold_style(LAB_PAPERS)))
+    assert check_with(database, source_id, clock, None).warning is None
+    with database.session() as session:
+        assert session.get(Source, source_id).last_error is None
+
+
+def test_a_page_that_reads_past_its_time_limit_fails_that_check_and_keeps_the_items(
+    database: Database, static_site: tuple[StaticSite, str]
+) -> None:
+    from watcher.config import parse_config
+
+    site, base = static_site
+    site.set("/", Page(bold_style(LAB_PAPERS)))
+    clock = Clock()
+    with database.session() as session:
+        source_id = add_source(session, f"{base}/", now=clock(), name="ada").id
+    assert check_with(database, source_id, clock, None).status == "baseline"
+    talks = "<h2>Talks</h2>" + "<p>Talk at the dune meeting in Bremen</p>" * 20_000
+    site.set("/", Page(bold_style(LAB_PAPERS).replace("</ul>", "</ul>" + talks)))
+    outcome = check_with(database, source_id, clock, parse_config({"read": {"seconds": 0.05}}))
+    assert outcome.status == "error" and "longer than" in (outcome.error or "")
+    assert changes_of(database) == []
+    with database.session() as session:
+        assert current_papers(session) == len(LAB_PAPERS)
+        assert session.get(Source, source_id).last_status == "error"
