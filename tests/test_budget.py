@@ -132,3 +132,37 @@ def test_an_apa_entry_with_a_long_author_list_reads_whole(authors: int) -> None:
     assert isinstance(paper, Paper)
     assert (paper.title, paper.year) == ("A census of coastal dunes", 2022)
     assert list(paper.authors) == names
+
+
+# Patterns rewritten to run in linear time read what they read before.
+
+
+def test_author_separators_split_as_before() -> None:
+    from extractors.reading.names import _SEPARATORS
+
+    text = "Taylor, J. E.,  & Sereno, S. C.; Fiebach and  Wu et al."
+    pieces = ["Taylor", "J. E.", "", "Sereno", "S. C.", "Fiebach", "Wu et al."]
+    assert _SEPARATORS.split(text) == pieces
+
+
+def test_name_suffixes_go_as_before() -> None:
+    from extractors.reading.names import _SUFFIXES
+
+    assert [_SUFFIXES.sub("", name) for name in ("Ana Silva, Ph.D.", "Rui Costa  Jr.", "Ana Silva , MSc", "Iiris")] == [
+        "Ana Silva", "Rui Costa", "Ana Silva ", "Iiris",
+    ]  # fmt: skip
+
+
+def test_leading_dates_and_ranges_read_as_before() -> None:
+    from extractors.barron import _DATE_HEAD, _TRAILING_SEPARATORS, _WORD_YEAR
+    from extractors.cv import _TRAILING_RANGE
+    from extractors.reading.dates import leading_date
+
+    head = _DATE_HEAD.match("[ Jan 2024 ] : Paper accepted")
+    assert head is not None and (head["date"], head["text"]) == ("Jan 2024", "Paper accepted")
+    assert leading_date("( 2024-03-05 ) — Talk at the dune meeting") == ("2024-03-05", "Talk at the dune meeting")
+    row = _TRAILING_RANGE.match("Lumen Labs, Bremen (2019 – 2023)")
+    assert row is not None and (row["org"], row["start"], row["end"]) == ("Lumen Labs, Bremen", "2019", "2023")
+    assert _TRAILING_SEPARATORS.sub("", "Tide: Depth / PDF | ") == "Tide: Depth / PDF"
+    word = _WORD_YEAR.search("Best Paper Award 2024")
+    assert word is not None and word[1] == "Award"

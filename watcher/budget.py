@@ -46,7 +46,7 @@ class ReadSettings:
     #: Seconds one page may take to read.
     seconds: float = 5.0
     #: Characters of a page (markup or text) that are read; the rest is left out.
-    max_chars: int = 3_000_000
+    max_chars: int = 2_000_000
     #: Tags of a markup page that are read (60,000 is ten times a long publication page).
     max_elements: int = 60_000
     #: Lines of a text page that are read.
@@ -212,22 +212,32 @@ def _without_unread_markup(text: str) -> str:
 _DEADLINE: ContextVar[float | None] = ContextVar("watcher_reading_deadline", default=None)
 
 
+class _Overtime(BaseException):
+    """Raised inside a reading past its deadline: not an ``Exception``, so that an extractor's
+    ``except Exception`` around a parser cannot swallow it; ``reading_deadline`` turns it into
+    ``ReadingTimeout``."""
+
+
 def check_deadline() -> None:
-    """Raise ``ReadingTimeout`` when the reading under way is past its deadline (cheap: call it in loops)."""
+    """Stop the reading under way when it is past its deadline (cheap: call it in loops)."""
     limit = _DEADLINE.get()
     if limit is not None and time.monotonic() > limit:
-        raise ReadingTimeout("reading the page took longer than its time limit; it was stopped")
+        raise _Overtime
 
 
 @contextmanager
 def reading_deadline(seconds: float) -> Iterator[None]:
-    """Give the reading inside ``seconds`` (an earlier deadline already set stays)."""
+    """Give the reading inside ``seconds`` (an earlier deadline already set stays); past them it
+    raises ``ReadingTimeout``."""
     limit = time.monotonic() + seconds
     outer = _DEADLINE.get()
     token = _DEADLINE.set(limit if outer is None else min(outer, limit))
     disarm = _arm_backstop(seconds + BACKSTOP_GRACE)
     try:
         yield
+    except _Overtime:
+        message = f"reading the page took longer than its time limit ({seconds:g} s); it was stopped"
+        raise ReadingTimeout(message) from None
     finally:
         disarm()
         _DEADLINE.reset(token)
@@ -244,7 +254,7 @@ def _arm_backstop(seconds: float) -> Any:
         return lambda: None
 
     def interrupt(signum: int, frame: Any) -> None:
-        raise ReadingTimeout(f"reading the page took longer than {seconds - BACKSTOP_GRACE:g} s; it was stopped")
+        raise _Overtime
 
     previous = signal.signal(signal.SIGALRM, interrupt)
     signal.setitimer(signal.ITIMER_REAL, seconds)
