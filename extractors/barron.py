@@ -472,7 +472,8 @@ _ET_AL = re.compile(r"\bet al\b\.?")
 _VENUE_LEAD = re.compile(r"^(?:in|to appear in|published in)\s*[:\-]?\s+", re.I)
 _EMPTY_BRACKETS = re.compile(r"\[\s*\]|\(\s*\)")
 _SEPARATORS = ("/", "|", "·", "•")
-_TRAILING_SEPARATORS = re.compile(r"(?:\s*[/|·•]\s*)+$")
+# Linear: one start per run of separators, and no white space that two repetitions could share.
+_TRAILING_SEPARATORS = re.compile(r"(?<![\s/|·•])(?:\s*[/|·•])+\s*$")
 _LABEL_SPLIT = re.compile(r"[\s/|·•,\[\]()]+")
 _BEST_LINK = (re.compile(r"project|page|website", re.I), re.compile(r"paper|pdf|arxiv", re.I))
 _VENUE_TAIL = re.compile(r"\s*[\[(]?\b(?:pdf|arxiv|code|project page|bibtex|slides|video)\b", re.I)
@@ -779,9 +780,9 @@ def _venue_only(venue: str | None) -> str | None:
 # News and awards
 
 _DATE_HEAD = re.compile(
-    r"^\s*[\[(]?\s*(?P<date>(?:\d{4}[-/.]\d{1,2}(?:[-/.]\d{1,2})?|\d{1,2}[-/.]\d{4}|"
+    r"^\s*(?:[\[(]\s*)?(?P<date>(?:\d{4}[-/.]\d{1,2}(?:[-/.]\d{1,2})?|\d{1,2}[-/.]\d{4}|"
     r"[A-Z][a-z]{2,8}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}\s+[A-Z][a-z]{2,8}\.?,?\s+\d{4}|"
-    r"[A-Z][a-z]{2,8}\.?,?\s+\d{4}|\d{4}))\s*[\])]?\s*[:\-–—|]?\s*(?P<text>.*)$",
+    r"[A-Z][a-z]{2,8}\.?,?\s+\d{4}|\d{4}))\s*(?:[\])]\s*)?(?:[:\-–—|]\s*)?(?P<text>.*)$",
     re.S,
 )
 
@@ -816,7 +817,7 @@ def read_awards(lines: Sequence[Line]) -> list[Award]:
 
 
 _SEPARATE_YEAR = re.compile(r"\s*(?:,\s*|\(\s*)(?:19|20)\d\d\s*\)?\s*$")
-_WORD_YEAR = re.compile(r"(\S+)\s+(?:19|20)\d\d\s*$")
+_WORD_YEAR = re.compile(r"(?<!\S)(\S+)\s+(?:19|20)\d\d\s*$")
 
 
 def _without_trailing_year(text: str) -> str:

@@ -117,6 +117,8 @@ def _first_last(name: str) -> str:
 
 def _entries(text: str) -> Iterator[Mapping[str, str]]:
     """Parsed entries; if the whole file does not parse, entry by entry, skipping bad ones."""
+    if not _ENTRY_START.search(text):
+        return  # no entry at all: the parser would spend seconds on a big page to find none
     try:
         yield from _load(text)
         return

@@ -35,7 +35,9 @@ __all__ = ["CvExtractor", "read_about_points", "read_cv_blocks"]
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _WHEN = rf"(?:{_MONTH}\s*\d{{4}}|\d{{4}}[/.-]\d{{1,2}}|\d{{4}})"
 _TRAILING_RANGE = re.compile(
-    rf"^(?P<org>.+?)[\s,(]+(?P<start>{_WHEN})\s*(?:-|–|—|to)\s*(?P<end>{_WHEN}|present|now|current)\)?\s*$", re.I
+    # The organisation ends before the separators, which are taken whole: linear time.
+    rf"^(?P<org>.*?[^\s,(])[\s,(]++(?P<start>{_WHEN})\s*(?:-|–|—|to)\s*(?P<end>{_WHEN}|present|now|current)\)?\s*$",
+    re.I,
 )
 _LEADING_RANGE = re.compile(rf"^(?P<start>{_WHEN})\s*(?:-|–|—|to)\s*(?P<end>{_WHEN}|present|now|current)\b", re.I)
 _ADVISOR = re.compile(r"^(?:advisor|advisors|supervisor|mentor|manager)s?\s*:", re.I)

@@ -40,3 +40,27 @@ def test_fetch_section_mistakes_are_named(section: object, message: str) -> None
 def test_a_negative_fetch_setting_is_a_config_error() -> None:
     with pytest.raises(ConfigError, match="host_delay must not be negative"):
         fetch_settings(parse_config({"fetch": {"host_delay": -1}}))
+
+
+def test_read_section_sets_one_pages_budget() -> None:
+    from watcher.budget import ReadSettings
+
+    config = parse_config({"read": {"seconds": 2.5, "max_elements": 20000}})
+    settings = ReadSettings.from_config(config.read)
+    assert (settings.seconds, settings.max_elements) == (2.5, 20000)
+    assert settings.max_chars == ReadSettings().max_chars
+    assert ReadSettings.from_config(parse_config({}).read) == ReadSettings() and ReadSettings().seconds == 5.0
+
+
+@pytest.mark.parametrize(
+    ("section", "message"),
+    [
+        ({"secs": 1}, "read: unknown key 'secs'"),
+        ({"seconds": "soon"}, "read.seconds: expected a positive number"),
+        ({"seconds": 0}, "read.seconds: expected a positive number"),
+        ({"max_chars": True}, "read.max_chars: expected a positive number"),
+    ],
+)
+def test_read_section_mistakes_are_named(section: object, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        parse_config({"read": section})

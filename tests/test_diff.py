@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 
@@ -403,3 +404,132 @@ def test_field_deltas_of_plain_values_need_no_deepdiff_and_lists_ignore_order() 
     assert deepdiff_loaded is False
     assert reordered == {}
     assert grown == ["authors", "year"]
+
+
+# The reformat guard: a re-rendered list is recorded silently, its new items still reported.
+
+
+def styled_papers(count: int, *, style: str) -> list[Record]:
+    """One list of papers in two citation styles: "plain" and "numbered" (a new rendering
+    that puts the venue into the title line and abbreviates the journal)."""
+    made: list[Record] = []
+    for n in range(count):
+        title = f"Study {n} of tidal sediment transport"
+        if style == "plain":
+            authors = ("Ines Marlow", f"Coauthor {n}")
+            made.append(Paper(title=title, authors=authors, venue="J. Coastal Res.", year=2024))
+        else:
+            made.append(Paper(title=f"[{n + 1}] {title}. Coastal Research Letters", authors=("Marlow, I.",), year=2024))
+    return made
+
+
+def test_a_new_citation_style_is_recorded_silently_and_named_once() -> None:
+    before = styled_papers(10, style="plain")
+    after = styled_papers(10, style="numbered")
+    result = run(before, after)
+    assert result.suspect is None and result.changes == ()
+    assert result.reformatted == "reformatted: 10 of 10 papers changed format"
+    # Every stored item moves to its new rendering, keeping its identity.
+    assert len(result.refreshed) == 10
+    assert {r.old_key for r in result.refreshed} == {f"title:study {n} of tidal sediment transport" for n in range(10)}
+    assert all(r.key.startswith("title:") and r.old_key != r.key for r in result.refreshed)
+
+
+def test_a_mass_change_of_one_field_is_a_reformat() -> None:
+    before = styled_papers(8, style="plain")
+    after = [replace(p, venue="Journal of Coastal Research, vol. 3") for p in before]
+    result = run(before, after)
+    assert result.changes == () and result.reformatted == "reformatted: 8 of 8 papers changed format"
+    assert {r.fields["venue"] for r in result.refreshed} == {"Journal of Coastal Research, vol. 3"}
+
+
+def test_a_real_new_paper_beside_a_reformat_is_still_reported() -> None:
+    before = styled_papers(10, style="plain")
+    fresh = Paper(title="Estuary fronts seen from drifting buoys", authors=("Ines Marlow",), year=2026)
+    result = run(before, [fresh, *styled_papers(10, style="numbered")])
+    assert result.reformatted is not None
+    assert [(c.change, c.key) for c in result.changes] == [("added", "title:estuary fronts seen from drifting buoys")]
+
+
+def test_a_few_real_edits_are_not_a_reformat() -> None:
+    before = styled_papers(10, style="plain")
+    edited = [replace(before[0], venue="Nature Geoscience"), *before[1:]]
+    news = [Paper(title=f"Brand new work number {n} on dunes", year=2026) for n in range(3)]
+    result = run(before, [*news, *edited])
+    assert result.reformatted is None
+    assert [c.change for c in result.changes] == ["added", "added", "added", "modified"]
+
+
+def test_a_reformat_of_a_small_list_is_reported_as_edits() -> None:
+    # Four items are too few to call a rendering: each change is told.
+    before = styled_papers(4, style="plain")
+    after = [replace(p, venue="Journal of Coastal Research") for p in before]
+    result = run(before, after)
+    assert result.reformatted is None and [c.change for c in result.changes] == ["modified"] * 4
+
+
+def rolling_news(first: int, count: int) -> list[Record]:
+    """A "latest news" widget, newest first: items first .. first+count-1 (higher is newer)."""
+    return [
+        NewsItem(date=f"2026-{1 + n:02d}-15", text=TOPICS[n]) for n in reversed(range(first, first + count))
+    ]
+
+
+TOPICS = [
+    "Welcome to our new postdoc from Lisbon",
+    "Our reef acoustics paper is out in Ocean Letters",
+    "Field season on the tidal flats starts next week",
+    "Talk at the storm surge workshop in Bremen",
+    "Two students defended their theses",
+    "New grant for kelp forest carbon budgets",
+    "The lab moves to the harbour building",
+    "Summer school on sand waves: applications open",
+    "Best student poster at the coastal meeting",
+    "Open day for prospective students in March",
+    "Our drifter data set is now public",
+    "Guest lecture on glacier melt and sea level",
+]
+
+
+@pytest.mark.parametrize("arrived", [1, 3, 5, 6])
+def test_a_rolling_news_list_reports_each_new_item(arrived: int) -> None:
+    before, after = rolling_news(0, 6), rolling_news(arrived, 6)
+    result = run(before, after)
+    assert result.suspect is None and result.reformatted is None
+    assert [c.change for c in result.changes] == ["added"] * arrived + ["removed"] * arrived
+    assert {c.key for c in result.changes if c.change == "added"} == {r.key for r in normalise_records(after[:arrived])}
+
+
+def test_an_undated_rolling_list_rotates_by_position() -> None:
+    awards = [Award(title=topic) for topic in TOPICS[:8]]
+    before, after = awards[:6], awards[2:8]  # oldest first: two leave the top, two arrive below
+    result = run(before, after)
+    assert result.suspect is None and result.reformatted is None
+    assert sorted(c.change for c in result.changes) == ["added", "added", "removed", "removed"]
+
+
+def test_a_redesign_read_as_other_dated_items_is_still_suspect() -> None:
+    # Old news replaced by items dated before them: not a rolling list.
+    before, after = rolling_news(6, 6), rolling_news(0, 6)
+    assert run(before, after).suspect == "6 of 6 items would be removed"
+
+
+def test_a_member_gaining_a_middle_name_and_a_role_is_one_person() -> None:
+    lab = [Member(name=f"Student Number{n}", role="PhD student") for n in range(5)]
+    before = [*lab, Member(name="Ana Silva", role="PhD student")]
+    after = [*lab, Member(name="Ana Maria Silva", role="Postdoc")]
+    change = only(run(before, after))
+    assert (change.change, change.old_key, change.key) == ("modified", "ana silva", "ana maria silva")
+    assert change.delta == {
+        "name": {"old": "Ana Silva", "new": "Ana Maria Silva"},
+        "role": {"old": "PhD student", "new": "Postdoc"},
+    }
+    # Dropping it again, same role: modified by name only.
+    change = only(run(after, [*lab, Member(name="Ana Silva", role="Postdoc")]))
+    assert change.change == "modified" and set(change.delta or {}) == {"name"}
+
+
+def test_members_sharing_only_a_surname_are_two_people() -> None:
+    lab = [Member(name=f"Student Number{n}", role="PhD student") for n in range(5)]
+    result = run([*lab, Member(name="Ana Silva")], [*lab, Member(name="Rui Silva")])
+    assert sorted(c.change for c in result.changes) == ["added", "removed"]

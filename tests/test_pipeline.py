@@ -398,3 +398,126 @@ def test_sources_start_spread_over_their_hosts() -> None:
     order = _spread_by_host(list(views), views)
     assert [urls[p] for p in order] == [urls[0], urls[3], urls[4], urls[1], urls[5], urls[2]]
     assert _spread_by_host([10, 10, 99], views) == [0, 2, 1]  # repeats and unknown ids keep their place
+
+
+LAB_PAPERS = [
+    ("Lattice Fields: Sparse Radiance Grids", "Ada Quill and Tomas Reyes", "CVPR", 2025),
+    ("Glint: Specular Highlights from Phone Captures", "Mina Oduya and Ada Quill", "SIGGRAPH Asia", 2024),
+    ("Tide: Temporal Depth from Event Cameras", "Ada Quill and Jonas Feld", "ICCV", 2023),
+    ("Murmur: Acoustic Fields for Room Geometry", "Ada Quill", "ECCV", 2022),
+    ("Sable: Shadow-Aware Inverse Lighting", "Ada Quill and Lin Wu", "NeurIPS", 2021),
+    ("Cinder: Thermal Views of Night Scenes", "Kofi Brandt and Ada Quill", "WACV", 2020),
+]
+
+
+def bold_style(papers: list[tuple[str, str, str, int]]) -> str:
+    rows = "\n".join(f"<li><b>{t}</b>. {a}. <i>{v} {y}</i>.</li>" for t, a, v, y in papers)
+    return f"<html><body><h1>Ada Quill</h1><h2>Publications</h2><ul>{rows}</ul></body></html>"
+
+
+def ieee_style(papers: list[tuple[str, str, str, int]]) -> str:
+    rows = "\n".join(
+        f'<li>[{n}] {a}, "{t}," in <i>Proc. of the {v} Conference</i>, {y}.</li>'
+        for n, (t, a, v, y) in enumerate(papers, 1)
+    )
+    return f"<html><body><h1>Ada Quill</h1><h2>Publications</h2><ul>{rows}</ul></body></html>"
+
+
+def test_a_restyled_publication_list_is_recorded_silently_with_one_operator_alert(
+    database: Database, static_site: tuple[StaticSite, str]
+) -> None:
+    from watcher.config import ChannelConfig
+    from watcher.notify import build_notifiers
+    from watcher.store.models import Delivery
+
+    site, base = static_site
+    site.set("/", Page(bold_style(LAB_PAPERS)))
+    clock = Clock()
+    with database.session() as session:
+        source_id = add_source(session, f"{base}/", now=clock(), name="ada").id
+    channel = ChannelConfig(type="webhook", options={"url": "http://127.0.0.1:9/hook", "secret_env": "WH_SECRET"})
+    notifiers = build_notifiers([channel], {"WH_SECRET": "whsec_" + "MDEyMzQ1Njc4OWFiY2RlZg=="})
+
+    def check() -> CheckOutcome:
+        async def go() -> CheckOutcome:
+            settings = FetchSettings(host_delay=0.0, retries=0, deadline=5.0)
+            async with open_services(database, None, settings=settings, now=clock, notifiers=notifiers) as services:
+                return await check_source(services, source_id)
+
+        clock.tick(hours=12)
+        return asyncio.run(go())
+
+    def alerts() -> list[str]:
+        with database.session() as session:
+            return [d.payload["reason"] for d in session.scalars(select(Delivery)) if d.payload]
+
+    assert check().status == "baseline"
+    site.set("/", Page(ieee_style(LAB_PAPERS)))
+    assert check().changes == 0
+    assert changes_of(database) == []
+    assert alerts() == ["reformatted: 6 of 6 papers changed format"]
+    with database.session() as session:
+        venues = {i.fields["venue"] for i in session.scalars(select(Item).where(Item.removed_at.is_(None)))}
+        assert all("Conference" in v for v in venues) and current_papers(session) == 6
+    # The next check diffs against the new rendering: one real new paper, exactly that.
+    new_paper = ("Quartz: Crystal Caustics in the Wild", "Ada Quill and Lin Wu", "CVPR", 2026)
+    site.set("/", Page(ieee_style([new_paper, *LAB_PAPERS])))
+    outcome = check()
+    assert (outcome.status, outcome.changes) == ("changed", 1)
+    assert changes_of(database) == [("paper", "added", new_paper[0])]
+    assert len(alerts()) == 1
+
+
+def check_with(database: Database, source_id: int, clock: Clock, config: object) -> CheckOutcome:
+    async def go() -> CheckOutcome:
+        settings = FetchSettings(host_delay=0.0, retries=0, deadline=5.0)
+        async with open_services(database, config, settings=settings, now=clock, notifiers=()) as services:  # type: ignore[arg-type]
+            return await check_source(services, source_id)
+
+    clock.tick(hours=12)
+    return asyncio.run(go())
+
+
+def test_a_page_over_the_size_budget_is_read_in_part_and_says_so(
+    database: Database, static_site: tuple[StaticSite, str]
+) -> None:
+    from watcher.config import parse_config
+
+    site, base = static_site
+    padding = "<div>" + "<span>x</span>" * 400 + "</div>"
+    site.set("/", Page(bold_style(LAB_PAPERS).replace("</ul>", "</ul>" + padding)))
+    clock = Clock()
+    with database.session() as session:
+        source_id = add_source(session, f"{base}/", now=clock(), name="ada").id
+    outcome = check_with(database, source_id, clock, parse_config({"read": {"max_elements": 200}}))
+    assert outcome.status == "baseline" and outcome.items == len(LAB_PAPERS)
+    assert outcome.warning is not None and outcome.warning.startswith("read in part: the first ")
+    with database.session() as session:
+        assert session.get(Source, source_id).last_error == outcome.warning
+        assert session.scalars(select(Snapshot.error).order_by(Snapshot.id.desc())).first() == outcome.warning
+    # Read whole again (a bigger budget): the warning goes.
+    site.set("/", Page(bold_style(LAB_PAPERS)))
+    assert check_with(database, source_id, clock, None).warning is None
+    with database.session() as session:
+        assert session.get(Source, source_id).last_error is None
+
+
+def test_a_page_that_reads_past_its_time_limit_fails_that_check_and_keeps_the_items(
+    database: Database, static_site: tuple[StaticSite, str]
+) -> None:
+    from watcher.config import parse_config
+
+    site, base = static_site
+    site.set("/", Page(bold_style(LAB_PAPERS)))
+    clock = Clock()
+    with database.session() as session:
+        source_id = add_source(session, f"{base}/", now=clock(), name="ada").id
+    assert check_with(database, source_id, clock, None).status == "baseline"
+    talks = "<h2>Talks</h2>" + "<p>Talk at the dune meeting in Bremen</p>" * 20_000
+    site.set("/", Page(bold_style(LAB_PAPERS).replace("</ul>", "</ul>" + talks)))
+    outcome = check_with(database, source_id, clock, parse_config({"read": {"seconds": 0.05}}))
+    assert outcome.status == "error" and "longer than" in (outcome.error or "")
+    assert changes_of(database) == []
+    with database.session() as session:
+        assert current_papers(session) == len(LAB_PAPERS)
+        assert session.get(Source, source_id).last_status == "error"

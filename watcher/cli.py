@@ -521,21 +521,27 @@ def _print_items(header: str, items: Sequence[dict[str, Any]], *, with_sources: 
 @click.pass_obj
 def extract(app: AppContext, location: str, extractor: str, explain: bool, fmt: str) -> None:
     """What an extractor reads from a URL, file, folder or github: repository (nothing is stored)."""
-    from watcher.extract import extract_records
+    from watcher.budget import ReadSettings, read_within
     from watcher.normalise import normalise_records
 
     doc = asyncio.run(_read_for_extract(app, location))
-    extraction = extract_records(doc, extractor, explain=explain)
+    config = app.config if app.config_path else None
+    settings = ReadSettings.from_config(config.read if config else None)
+    extraction = read_within(doc, extractor, settings, explain=explain)
     records = normalise_records(extraction.records)
     items = [{"kind": r.kind, **record_fields(r)} for r in records]
     if fmt == "json":
         output: dict[str, Any] = {
             "url": location, "extractor": extraction.extractor, "reason": extraction.reason, "items": items
         }
+        if extraction.notes:
+            output["notes"] = list(extraction.notes)
         if explain:
             output["explain"] = [dataclasses.asdict(report) for report in extraction.lists]
         _echo_json(output)
         return
+    for note in extraction.notes:
+        click.echo(f"note: {note}", err=True)
     _print_items(f"{location} read by {extraction.extractor} ({extraction.reason})", items)
     if explain:
         _print_explanation(extraction.lists)

@@ -83,16 +83,20 @@ class Config:
     people: tuple[PersonEntry, ...] = ()
     #: The ``fetch:`` section: ``FetchSettings`` fields (politeness, timeouts, caps) as written.
     fetch: Mapping[str, Any] = field(default_factory=dict)
+    #: The ``read:`` section: ``watcher.budget.ReadSettings`` fields (one page's time and size budget).
+    read: Mapping[str, Any] = field(default_factory=dict)
     #: Top-level keys other stages own (e.g. ``daemon:``), passed through unparsed.
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
-_TOP_KEYS = {"database", "defaults", "fetch", "notify", "watch", "people", "apis", "daemon", "operator"}
+_TOP_KEYS = {"database", "defaults", "fetch", "read", "notify", "watch", "people", "apis", "daemon", "operator"}
 #: The fetch settings a config may set (``watcher.fetch.FetchSettings`` checks their values).
 FETCH_KEYS = {
     "user_agent", "connect_timeout", "read_timeout", "deadline", "max_bytes", "max_redirects",
     "per_host_limit", "host_delay", "max_crawl_delay", "retries", "retry_after_cap", "max_concurrency",
 }
+#: The reading budget a config may set (``watcher.budget.ReadSettings`` checks their values).
+READ_KEYS = {"seconds", "max_chars", "max_elements", "max_lines"}
 _WATCH_KEYS = {"name", "url", "extractor", "every", "cron", "timezone", "robots", "label", "tags"}
 _PERSON_KEYS = {"name", "kind", "sources", "every"}
 _PERSON_KINDS = ("person", "lab")
@@ -179,6 +183,15 @@ def _parse_fetch(raw: Any) -> dict[str, Any]:
     return dict(fetch)
 
 
+def _parse_read(raw: Any) -> dict[str, Any]:
+    read = _require_mapping(raw, "read")
+    _check_keys(read, READ_KEYS, "read")
+    for key, value in read.items():
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or value <= 0:
+            raise ConfigError(f"read.{key}: expected a positive number, got {value!r}")
+    return dict(read)
+
+
 def parse_config(data: Any, path: Path | None = None) -> Config:
     """Validate a loaded YAML document into a ``Config``."""
     if data is None:
@@ -196,6 +209,7 @@ def parse_config(data: Any, path: Path | None = None) -> Config:
         options = {k: v for k, v in channel.items() if k != "type"}
         notify.append(ChannelConfig(type=str(channel["type"]), options=options))
     fetch = _parse_fetch(data.get("fetch") or {})
+    read = _parse_read(data.get("read") or {})
     watch = [_parse_watch(raw, i, every) for i, raw in enumerate(data.get("watch") or [])]
     names = [w.name for w in watch]
     if dup := next((n for n in names if names.count(n) > 1), None):
@@ -215,6 +229,7 @@ def parse_config(data: Any, path: Path | None = None) -> Config:
         watch=tuple(watch),
         people=tuple(people),
         fetch=dict(fetch),
+        read=read,
         extra=extra,
     )
 

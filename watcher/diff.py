@@ -14,7 +14,16 @@ page that had several), the page is far more likely an error page, a redesign or
 template the extractor no longer reads than a researcher deleting their work. Then
 ``suspect`` says why and no change at all is reported (additions included: a redesign
 that is read as new items would spam just as badly); the pipeline keeps the old items
-and warns the operator.
+and warns the operator. A rolling "latest news" list is not a collapse: items that leave
+from the old end of a list while as many arrive at the new end (by date, or by position
+beside items that stay) are removals the guard does not count.
+
+The reformat guard: when one check would modify most items of a list in the same way (a
+new citation style, a reformatted author list) or remove and re-add most of them under a
+new rendering (a vanished item and a new one whose labels hold the same words), the page
+was re-rendered, not edited. Then ``reformatted`` says so, those items are refreshed
+silently (the stored items become the new rendering) and only items with no counterpart
+before are reported as added.
 """
 
 from __future__ import annotations
@@ -94,14 +103,17 @@ class DiffResult:
     """The outcome of one diff.
 
     ``suspect`` is the reason when the extraction looks broken; then ``changes`` and
-    ``refreshed`` are empty. ``unchanged`` counts matched items with no reported change
-    (refreshed ones included).
+    ``refreshed`` are empty. ``reformatted`` is the reason when a list was re-rendered;
+    its items are then in ``refreshed`` and only its new items in ``changes``.
+    ``unchanged`` counts matched items with no reported change (refreshed ones included).
     """
 
     changes: tuple[ItemChange, ...]
     suspect: str | None
     unchanged: int
     refreshed: tuple[ItemRefresh, ...] = ()
+    #: Why a list looks re-rendered ("reformatted: 38 of 41 papers changed format"), or None.
+    reformatted: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -170,6 +182,16 @@ ROLE_TITLE_THRESHOLD = 50.0
 REDATED_NEWS_THRESHOLD = 95.0
 #: A role keeping its title may move to an organisation this similar (Google Research -> Google DeepMind).
 ORGANISATION_THRESHOLD = 50.0
+#: A vanished item and a new one are one item in a new rendering when the words of one's
+#: label are (nearly) all in the other's (rapidfuzz token set ratio): "[3] Tide." -> "Tide. CVPR 2025".
+RENDERING_THRESHOLD = 90.0
+#: Labels shorter than this (normalised) are too little to recognise a re-rendered item by.
+RENDERING_MIN_LABEL = 12
+#: A list counts as re-rendered when a check would modify or re-add at least this many of
+#: its items ...
+REFORMAT_MIN_ITEMS = 5
+#: ... and at least this share of the items it had.
+REFORMAT_MIN_SHARE = 0.6
 
 
 def diff_items(
@@ -188,17 +210,28 @@ def diff_items(
     old = _dedupe(_Entry(kind=p.kind, key=p.key, fields=p.fields) for p in previous)
     new = _dedupe(_Entry(kind=r.kind, key=r.key, fields=record_fields(r)) for r in current)
     pairs, lost, found = _match(old, new)
-    reason = _collapse_reason(old, new, lost, min_ratio=min_ratio, min_items=min_items_for_guard)
+    renderings = _pair_renderings(lost, found)
+    rendered_old = {id(b) for b, _ in renderings}
+    unexplained = [e for e in lost if id(e) not in rendered_old]
+    rotated = _rotated_out(old, new, unexplained, [e for e in found if id(e) not in {id(a) for _, a in renderings}])
+    unexplained = [e for e in unexplained if id(e) not in rotated]
+    reason = _collapse_reason(old, new, unexplained, min_ratio=min_ratio, min_items=min_items_for_guard)
     if reason is not None:
         return DiffResult(changes=(), suspect=reason, unchanged=0)
+    deltas = [(before, after, _delta_of(before, after)) for before, after in pairs]
+    reformats = _reformats(old, deltas, renderings)
+    # A list that was not re-rendered reports its loose pairs as before: removed and added.
+    renderings = [(b, a) for b, a in renderings if b.kind in reformats]
+    silenced = {id(b) for b, _ in renderings} | {id(a) for _, a in renderings}
+    lost = [e for e in lost if id(e) not in silenced and e.kind not in reformats]
+    found = [e for e in found if id(e) not in silenced]
     # Changes read in page order: modified and added items where they now stand, then removals.
     position = {id(e): n for n, e in enumerate(new)}
     placed: list[tuple[int, ItemChange]] = []
     refreshed: list[ItemRefresh] = []
     unchanged = 0
-    for before, after in pairs:
-        delta = {} if before.fields == after.fields else meaningful_delta(before.kind, before.fields, after.fields)
-        if delta:
+    for before, after, delta in [*deltas, *((b, a, {}) for b, a in renderings)]:
+        if delta and before.kind not in reformats:
             placed.append((position[id(after)], _modified(before, after, delta)))
             continue
         unchanged += 1
@@ -207,7 +240,13 @@ def diff_items(
     placed.extend((position[id(e)], ItemChange(change="added", kind=e.kind, key=e.key, after=e.fields)) for e in found)
     changes = [change for _, change in sorted(placed, key=lambda p: p[0])]
     changes.extend(ItemChange(change="removed", kind=e.kind, key=e.key, before=e.fields) for e in lost)
-    return DiffResult(changes=tuple(changes), suspect=None, unchanged=unchanged, refreshed=tuple(refreshed))
+    return DiffResult(
+        changes=tuple(changes),
+        suspect=None,
+        unchanged=unchanged,
+        refreshed=tuple(refreshed),
+        reformatted="; ".join(reformats.values()) or None,
+    )
 
 
 def pair_items(olds: Sequence[StoredItem], news: Sequence[StoredItem]) -> list[tuple[int, int, dict[str, Any]]]:
@@ -678,3 +717,124 @@ def _collapse_reason(
         if count >= min_items and not new_kinds[kind]:
             return f"all {count} {kind} items vanished"
     return None
+
+
+def _label(entry: _Entry) -> str:
+    """The words a person recognises an item by, normalised."""
+    fields = entry.fields
+    if entry.kind == "role":
+        return normalise_key(f"{fields.get('title') or ''} {fields.get('organization') or ''}")
+    return normalise_key(fields.get(_LABEL_FIELDS[entry.kind]))
+
+
+_LABEL_FIELDS: Mapping[str, str] = {"paper": "title", "news": "text", "award": "title", "member": "name"}
+
+
+def _pair_renderings(lost: Sequence[_Entry], found: Sequence[_Entry]) -> list[tuple[_Entry, _Entry]]:
+    """Vanished and new items that are one item in another rendering: one label's words within the other's."""
+    import numpy as np
+    from rapidfuzz import fuzz, process
+
+    pairs: list[tuple[_Entry, _Entry]] = []
+    for kind in sorted({e.kind for e in lost} & {e.kind for e in found}):
+        olds = [e for e in lost if e.kind == kind and len(_label(e)) >= RENDERING_MIN_LABEL]
+        news = [e for e in found if e.kind == kind and len(_label(e)) >= RENDERING_MIN_LABEL]
+        if not olds or not news:
+            continue
+        sims = process.cdist(
+            [_label(e) for e in olds], [_label(e) for e in news], scorer=fuzz.token_set_ratio,
+            score_cutoff=RENDERING_THRESHOLD, dtype=np.float32,
+        )  # fmt: skip
+        candidates = [
+            (float(sims[i, j]), int(i), int(j))
+            for i, j in zip(*np.nonzero(sims), strict=True)
+            if not _distinct_identities(olds[i].fields, news[j].fields)
+        ]
+        pairs.extend((olds[i], news[j]) for i, j in _pair_greedily(candidates))
+    return pairs
+
+
+def _distinct_identities(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+    """Two DOIs, arXiv ids or dates that differ: two items, however alike their words."""
+    return (
+        (_conflict(before, after, "doi") and not _published(before, after))
+        or _conflict(before, after, "arxiv")
+        or _conflict(before, after, "date")
+    )
+
+
+def _reformats(
+    old: Sequence[_Entry],
+    deltas: Sequence[tuple[_Entry, _Entry, dict[str, Any]]],
+    renderings: Sequence[tuple[_Entry, _Entry]],
+) -> dict[str, str]:
+    """The kinds whose list was re-rendered, each with the reason told to the operator.
+
+    A list is re-rendered when most of its items changed the same field (a citation style
+    moves every venue, an author format every author list) or were re-added under a new
+    rendering; a few edits, or new items arriving, are not.
+    """
+    sizes = Counter(e.kind for e in old)
+    changed_fields: dict[str, Counter[str]] = {}
+    for before, _after, delta in deltas:
+        changed_fields.setdefault(before.kind, Counter()).update(list(delta))
+    readded = Counter(before.kind for before, _ in renderings)
+    reasons = {}
+    for kind in sorted(sizes):
+        by_field = changed_fields.get(kind)
+        affected = (by_field.most_common(1)[0][1] if by_field else 0) + readded[kind]
+        if affected >= REFORMAT_MIN_ITEMS and affected >= REFORMAT_MIN_SHARE * sizes[kind]:
+            reasons[kind] = f"reformatted: {affected} of {sizes[kind]} {_plural(kind)} changed format"
+    return reasons
+
+
+def _plural(kind: str) -> str:
+    return "news items" if kind == "news" else f"{kind}s"
+
+
+#: The field that orders each kind in time, where it has one.
+_TIME_FIELDS: Mapping[str, str] = {"news": "date", "paper": "year", "award": "year"}
+
+
+def _rotated_out(
+    old: Sequence[_Entry], new: Sequence[_Entry], lost: Sequence[_Entry], found: Sequence[_Entry]
+) -> set[int]:
+    """The lost entries that a rolling list ("latest news") let go as new ones arrived.
+
+    A list rotates when what left is older than everything that arrived (by date), or when,
+    beside items that stay, what left sits at one end of the old list and what arrived at the
+    opposite end of the new one.
+    """
+    out: set[int] = set()
+    for kind in {e.kind for e in lost} & {e.kind for e in found}:
+        gone = [e for e in lost if e.kind == kind]
+        came = [e for e in found if e.kind == kind]
+        before = [e for e in old if e.kind == kind]
+        after = [e for e in new if e.kind == kind]
+        if _chronological(kind, gone, came) or _at_opposite_ends(before, after, gone, came):
+            out.update(id(e) for e in gone)
+    return out
+
+
+def _chronological(kind: str, gone: Sequence[_Entry], came: Sequence[_Entry]) -> bool:
+    name = _TIME_FIELDS.get(kind)
+    if name is None:
+        return False
+    gone_times = [str(e.fields.get(name) or "") for e in gone]
+    came_times = [str(e.fields.get(name) or "") for e in came]
+    if not all(gone_times) or not all(came_times):
+        return False
+    return max(gone_times) <= min(came_times)
+
+
+def _at_opposite_ends(
+    before: Sequence[_Entry], after: Sequence[_Entry], gone: Sequence[_Entry], came: Sequence[_Entry]
+) -> bool:
+    if len(gone) >= len(before):  # nothing stayed: position alone proves nothing
+        return False
+    gone_ids, came_ids = {id(e) for e in gone}, {id(e) for e in came}
+    left_head = {id(e) for e in before[: len(gone)]} == gone_ids
+    left_tail = {id(e) for e in before[len(before) - len(gone) :]} == gone_ids
+    arrived_head = {id(e) for e in after[: len(came)]} == came_ids
+    arrived_tail = {id(e) for e in after[len(after) - len(came) :]} == came_ids
+    return (left_tail and arrived_head) or (left_head and arrived_tail)

@@ -6,6 +6,7 @@
     ├── ConfigError        bad config file, bad CLI argument, unknown extractor
     ├── FetchError         a page could not be fetched (has ``url`` and ``retryable``)
     ├── ExtractionError    an extractor could not read a document
+    │   └── ReadingTimeout reading one page took longer than its time limit
     ├── StorageError       the database refused or is unreachable/locked
     └── NotifyError        a notification channel failed (has ``retryable``)
 
@@ -20,6 +21,7 @@ __all__ = [
     "ExtractionError",
     "FetchError",
     "NotifyError",
+    "ReadingTimeout",
     "StorageError",
     "WatcherError",
 ]
@@ -49,6 +51,10 @@ class FetchError(WatcherError):
 
 class ExtractionError(WatcherError):
     """An extractor could not read a document it was given."""
+
+
+class ReadingTimeout(ExtractionError):
+    """Reading one page took longer than its time limit (``watcher.budget``)."""
 
 
 class StorageError(WatcherError):

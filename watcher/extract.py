@@ -32,6 +32,8 @@ class Extraction:
     ids: tuple[Mapping[str, str], ...] = ()
     #: How the page was read, list by list, when asked for (``explain=True``).
     lists: tuple[ListReport, ...] = ()
+    #: What the reading left out to stay within its budget ("read in part: ..."), set by ``watcher.budget``.
+    notes: tuple[str, ...] = ()
 
 
 def choose_extractor(

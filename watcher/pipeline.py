@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session
 
 from extractors import version_of
 from watcher.apis import ApiSettings, api_settings, is_api_spec
+from watcher.budget import ReadSettings
 from watcher.errors import ExtractionError, FetchError, WatcherError
 from watcher.fetch import Fetcher, FetchSettings, HostGate
 from watcher.records import Document, Record, record_fields
@@ -97,6 +98,8 @@ class Services:
     #: Where pages are extracted: worker processes, so that the event loop keeps fetching
     #: while a page is parsed; ``None`` extracts in the event loop's thread.
     extract_pool: Executor | None = None
+    #: One page's reading budget (the config's ``read:`` section): time limit and size caps.
+    read: ReadSettings = field(default_factory=ReadSettings)
 
 
 def fetch_settings(config: Config | None) -> FetchSettings:
@@ -151,6 +154,7 @@ async def open_services(
                 github_token=token,
                 apis=apis,
                 extract_pool=pool,
+                read=ReadSettings.from_config(config.read if config else None),
             )
     finally:
         if pool is not None:
@@ -167,6 +171,8 @@ class CheckOutcome:
     error: str | None = None
     retryable: bool = False
     duration_ms: int = 0
+    #: What the reading left out to stay within its budget ("read in part: ..."), when it did.
+    warning: str | None = None
 
 
 @dataclass(frozen=True)
@@ -313,14 +319,17 @@ async def _process(
                 # The first page to read imports the extraction stack (about 0.3 s): in a thread,
                 # so the event loop meanwhile sends the requests it has booked, on time.
                 await asyncio.to_thread(_load_extraction)
-            extraction, records = _extract(document, view.extractor)
+            extraction, records = _extract(document, view.extractor, services.read)
         else:
             loop = asyncio.get_running_loop()
-            extraction, records = await loop.run_in_executor(services.extract_pool, _extract, document, view.extractor)
+            extraction, records = await loop.run_in_executor(
+                services.extract_pool, _extract, document, view.extractor, services.read
+            )
     except (FetchError, ExtractionError) as exc:
         return _record_failure(services, view, exc, started)
     reading = _read_state(fetched, extraction, records)
-    if batch is not None and not (view.alerted or view.suspect):
+    # A page read in part is written on its own, its note with it.
+    if batch is not None and not (view.alerted or view.suspect or extraction.notes):
         if not view.fetch_state and view.person_id is None:  # never read: a baseline
             return batch.add_first_reading(view, fetched, extraction, records, reading, started)
         if _same_reading(view.fetch_state, reading):
@@ -342,13 +351,13 @@ def _load_extraction() -> None:
         importlib.import_module(name)
 
 
-def _extract(document: Document, extractor: str) -> tuple[Extraction, list[Record]]:
-    """Extract and normalise one page (in a worker process when there is a pool)."""
+def _extract(document: Document, extractor: str, budget: ReadSettings) -> tuple[Extraction, list[Record]]:
+    """Extract and normalise one page (in a worker process when there is a pool), within its budget."""
     # Imported on the first page to read: a re-check answered by 304s never needs the extractors.
-    from watcher.extract import extract_records
+    from watcher.budget import read_within
     from watcher.normalise import normalise_records
 
-    extraction = extract_records(document, extractor)
+    extraction = read_within(document, extractor, budget)
     return extraction, normalise_records(extraction.records)
 
 
@@ -677,6 +686,17 @@ def _alert_operator(services: Services, session: Session, source: Source, reason
     enqueue_operator_alert(session, source, reason, now, services.notifiers)
 
 
+def _tell_reformat(services: Services, session: Session, source: Source, reason: str, now: datetime) -> None:
+    """Tell the operator once that a list was re-rendered (its new reading is already stored).
+
+    Not an episode like a failing source: the source is healthy, so the next reformat is told too.
+    """
+    from watcher.notify.outbox import clear_operator_alert
+
+    _alert_operator(services, session, source, reason, now)
+    clear_operator_alert(source)
+
+
 def _apply_extraction(
     services: Services,
     session: Session,
@@ -703,8 +723,11 @@ def _apply_extraction(
         return _record_same_reading(services, session, source, fetched, extraction, reading, started, now)
     # A source never read before has no items to load (most of a first check's sources).
     rows = _load_items(session, source.id) if source.fetch_state else {}
+    # In page order: the diff tells a rolling list (items leaving at one end) by position.
     previous = [
-        StoredItem(kind=row.kind, key=row.key, fields=row.fields) for row in rows.values() if row.removed_at is None
+        StoredItem(kind=row.kind, key=row.key, fields=row.fields)
+        for row in sorted(rows.values(), key=lambda row: row.position)
+        if row.removed_at is None
     ]
     first_reading = "extractor" not in state
     # A different extractor (or version) reads the page differently: adopt its reading
@@ -745,12 +768,16 @@ def _apply_extraction(
     state.update(reading)
     source.fetch_state = state
     _mark_success(services, session, source, status, now)
+    source.last_error = _partial(extraction)
+    if result.reformatted and not rebaseline:
+        _tell_reformat(services, session, source, result.reformatted, now)
     return CheckOutcome(
         source=view.name,
         url=view.url,
         status=status,
         items=len(records),
         changes=len(changes),
+        warning=_partial(extraction),
         duration_ms=_elapsed_ms(started),
     )
 
@@ -790,9 +817,14 @@ def _read_snapshot_row(
         extractor=extraction.extractor,
         extractor_version=extraction.version,
         item_count=item_count,
-        error=error,
+        error=error if error is not None else _partial(extraction),
         duration_ms=_elapsed_ms(started),
     )
+
+
+def _partial(extraction: Extraction) -> str | None:
+    """What a reading left out to stay within its budget, or None when it read the whole page."""
+    return "; ".join(extraction.notes) or None
 
 
 def _same_reading(state: Mapping[str, Any], new_state: Mapping[str, Any]) -> bool:
@@ -816,9 +848,11 @@ def _record_same_reading(
     record_snapshot(session, row, fetched)
     source.fetch_state = {**source.fetch_state, **reading}
     _mark_success(services, session, source, "unchanged", now)
+    source.last_error = _partial(extraction)
     return CheckOutcome(
-        source=source.name, url=source.url, status="unchanged", items=reading["items"], duration_ms=_elapsed_ms(started)
-    )
+        source=source.name, url=source.url, status="unchanged", items=reading["items"],
+        warning=_partial(extraction), duration_ms=_elapsed_ms(started),
+    )  # fmt: skip
 
 
 def _record_suspect(

@@ -21,6 +21,7 @@ from extractors.reading.news import read_news
 from extractors.reading.papers import read_paper
 from extractors.reading.people import read_member
 from extractors.reading.roles import drop_undated_roles, read_role
+from watcher.budget import check_deadline
 from watcher.records import Record
 
 __all__ = ["READERS", "Decision", "read_list"]
@@ -103,6 +104,8 @@ def _read_all(kind: str, entries: Sequence[Entry], context: Context, bar: float,
     found: list[_Read] = []
     misses_allowed = len(entries) - need
     for index, entry in enumerate(entries):
+        if not index % 256:
+            check_deadline()
         reading = reader(entry, context)
         if reading is not None and reading.score >= bar:
             found.append((index, reading))

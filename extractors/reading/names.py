@@ -57,7 +57,10 @@ NOT_NAME_WORDS = frozenset(
     }
 )
 _HONORIFICS = re.compile(r"^(?:dr|prof|professor|mr|ms|mrs|miss|mx|sir|dame)\.?\s+", re.I)
-_SUFFIXES = re.compile(r",?\s+(?:ph\.?\s?d\.?|m\.?d\.?|jr\.?|sr\.?|ii|iii|iv|mba|msc|m\.sc\.?|bsc|b\.sc\.?)$", re.I)
+# A match starts at the comma or where the white space starts, never inside it: linear time.
+_SUFFIXES = re.compile(
+    r"(?:,|(?<!\s))\s+(?:ph\.?\s?d\.?|m\.?d\.?|jr\.?|sr\.?|ii|iii|iv|mba|msc|m\.sc\.?|bsc|b\.sc\.?)$", re.I
+)
 _NICKNAME = re.compile(r"\s*[(（\"“][^)）\"”]{1,30}[)）\"”]")
 _AUTHOR_MARKS = "*†‡§¶#✝∗⋆+^"
 
@@ -135,7 +138,8 @@ def _letters_only(text: str) -> bool:
 
 # ------------------------------------------------------------------ author lists
 
-_SEPARATORS = re.compile(r"\s*(?:;|,|&|\band\b|\bund\b|\bet\b(?!\s+al))\s*", re.I)
+# A match starts at a separator or where white space starts, never inside a run of it: linear time.
+_SEPARATORS = re.compile(r"(?:(?<!\s)\s+)?(?:;|,|&|\band\b|\bund\b|\bet\b(?!\s+al))\s*", re.I)
 _ET_AL = re.compile(r"\bet\.?\s*al\b\.?|\band (?:others|colleagues)\b", re.I)
 _EQUAL = re.compile(r"\((?:equal contribution|co-first|\*|†)[^)]*\)", re.I)
 

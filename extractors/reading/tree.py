@@ -22,6 +22,7 @@ from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from watcher.budget import check_deadline
 from watcher.text import clean_text
 
 __all__ = [
@@ -210,7 +211,11 @@ class _Builder:
     def build(self, root: LexborNode) -> Box:
         top = Box("body")
         stack: list[object] = [(root, top, True)]
+        steps = 0
         while stack:
+            steps += 1
+            if not steps % 4096:
+                check_deadline()
             item = stack.pop()
             if item is _EXIT:
                 box = stack.pop()
