@@ -16,6 +16,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
@@ -118,6 +119,8 @@ class Source(Base):
     from_config: Mapped[bool] = mapped_column(default=False)
     #: False once removed: history is kept, checks stop.
     active: Mapped[bool] = mapped_column(default=True)
+    #: Paused from the dashboard: still watched and listed, not checked until resumed.
+    paused: Mapped[bool] = mapped_column(default=False, server_default=false())
     created_at: Mapped[timestamp]
 
     next_due_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
