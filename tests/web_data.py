@@ -47,7 +47,7 @@ def _source(name: str, url: str, **fields: Any) -> Source:
 def _items(session: Any, source: Source, kinds_fields: list[tuple[str, dict[str, Any]]]) -> list[Item]:
     rows = [
         Item(source_id=source.id, kind=kind, key=f"{kind}:{i}", fields=fields, position=i,
-             first_seen=NOW - timedelta(days=300), last_seen=NOW)  # fmt: skip
+             first_seen=NOW - timedelta(days=300), last_seen=NOW)
         for i, (kind, fields) in enumerate(kinds_fields)
     ]
     session.add_all(rows)
@@ -95,7 +95,7 @@ def seed_dashboard(db: Database) -> Seeded:
             ("paper", item_fields("paper", {"title": HOSTILE_TITLE, "authors": ["<b>Eve</b>"], "venue": "<i>Conf</i>",
                                             "year": 2026, "url": HOSTILE_LINK})),
             ("news", item_fields("news", {"date": "2026-11-19", "text": HOSTILE_NEWS, "url": "JaVaScRiPt:alert(4)"})),
-            ("member", item_fields("member", {"name": "<svg onload=alert(5)>", "role": "x", "url": "data:text/html,hi"})),
+            ("member", item_fields("member", {"name": "<svg onload=alert(5)>", "url": "data:text/html,hi"})),
         ])  # fmt: skip
 
         changes: list[Change] = []

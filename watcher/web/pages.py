@@ -114,12 +114,15 @@ def _grouped(changes: list[dict[str, Any]]) -> list[tuple[str, list[tuple[dict[s
 def whats_new(request: Request) -> Response:
     params = {key: _param(request, key) for key in _FILTER_KEYS}
     try:
-        filt = change_filter(params, _now(request), cursor=_param(request, "cursor"))
+        limit = int(_param(request, "limit") or 50)
+        if limit > 200:
+            raise ConfigError("a page shows at most 200 changes")
+        filt = change_filter(params, _now(request), limit=limit, cursor=_param(request, "cursor"))
         with _db(request).session() as session:
             changes, next_cursor = changes_page(session, filt)
-    except ConfigError as exc:
+    except (ConfigError, ValueError) as exc:
         return _error(request, str(exc), 400)
-    kept = {k: v for k, v in params.items() if v}
+    kept = {k: v for k, v in {**params, "limit": _param(request, "limit")}.items() if v}
     return page(
         request, "whats_new.html", title="What's new", params=params, kinds=KINDS, change_types=CHANGE_TYPES,
         days=_grouped(changes), count=len(changes),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -17,12 +16,16 @@ from watcher.report import change_sentence, describe_item
 
 __all__ = ["TEMPLATES", "emphasised", "page"]
 
-_EMPHASIS = re.compile(r"\*([^*]+)\*")
+def emphasised(text: str, fields: dict[str, Any]) -> Markup:
+    """Escaped text in which the item's ``*title*`` (the wording of ``watcher diff``) becomes <em>.
 
-
-def emphasised(text: str) -> Markup:
-    """Escaped text whose ``*title*`` spans (the wording of ``watcher diff``) become <em>."""
-    return Markup(_EMPHASIS.sub(r"<em>\1</em>", str(escape(text))))
+    Only the title itself is looked for: a ``*`` in a page's own text stays a ``*``.
+    """
+    title = fields.get("title")
+    html = str(escape(text))
+    if isinstance(title, str) and title:
+        html = html.replace(f"*{escape(title)}*", f"<em>{escape(title)}</em>", 1)
+    return Markup(html)
 
 
 def _when(value: Any) -> str:
@@ -58,8 +61,8 @@ TEMPLATES = Environment(
     lstrip_blocks=True,
 )
 TEMPLATES.filters.update(
-    sentence=lambda obj: emphasised(change_sentence(obj)),
-    describe=lambda item: emphasised(describe_item(item["kind"], item)),
+    sentence=lambda obj: emphasised(change_sentence(obj), obj["item"]),
+    describe=lambda item: emphasised(describe_item(item["kind"], item), item),
     link=safe_link,
     when=_when,
     path=_path,
