@@ -4,6 +4,11 @@ changes over several months, and deliveries waiting and given up."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import queue
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -11,8 +16,10 @@ from typing import Any
 from watcher.report import item_fields
 from watcher.store.db import Database
 from watcher.store.models import Change, Delivery, DeliveryChange, Item, Person, PersonSource, Snapshot, Source
+from watcher.web.app import serve_web
+from watcher.web.settings import WebSettings
 
-__all__ = ["HOSTILE_LINK", "HOSTILE_NEWS", "HOSTILE_TITLE", "NOW", "Seeded", "seed_dashboard"]
+__all__ = ["HOSTILE_LINK", "HOSTILE_NEWS", "HOSTILE_TITLE", "NOW", "Seeded", "seed_dashboard", "serve_in_thread"]
 
 NOW = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
 HOSTILE_TITLE = "<script>alert(1)</script><img src=x onerror=alert(2)>"
@@ -131,3 +138,36 @@ def seed_dashboard(db: Database) -> Seeded:
         session.add_all([DeliveryChange(delivery_id=pending.id, change_id=c.id) for c in changes[:3]])
         session.add(DeliveryChange(delivery_id=failed.id, change_id=changes[-1].id))
         return Seeded(changes=len(changes), jane_home_papers=13)
+
+
+@contextlib.contextmanager
+def serve_in_thread(db: Database, settings: WebSettings | None = None) -> Iterator[str]:
+    """The dashboard over ``db`` on a free loopback port, served from a thread: its base URL.
+
+    For callers that cannot run an event loop themselves (a synchronous browser driver).
+    """
+    started: queue.Queue[int | BaseException] = queue.Queue()
+    stop: list[asyncio.Event] = []
+    loop = asyncio.new_event_loop()
+
+    async def run() -> None:
+        stop.append(asyncio.Event())
+        try:
+            async with serve_web(db, settings or WebSettings(port=0), now=lambda: NOW) as port:
+                started.put(port)
+                await stop[0].wait()
+        except BaseException as exc:
+            started.put(exc)
+            raise
+
+    thread = threading.Thread(target=loop.run_until_complete, args=(run(),), daemon=True)
+    thread.start()
+    port = started.get(timeout=30)
+    if isinstance(port, BaseException):
+        raise port
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        loop.call_soon_threadsafe(stop[0].set)
+        thread.join(timeout=30)
+        loop.close()

@@ -183,8 +183,16 @@ def monthly_changes(session: Session, source_ids: Sequence[int]) -> dict[str, Co
     if source_ids:
         rows = session.execute(select(Change.detected_at, Change.kind).where(Change.source_id.in_(source_ids)))
         for when, kind in rows:
-            months[when.strftime("%Y-%m")][kind] += 1
-    return dict(sorted(months.items()))
+            months[f"{when.year:04d}-{when.month:02d}"][kind] += 1
+    if not months:
+        return {}
+    # Every month from the first to the last, quiet ones too: the bars' spacing is time.
+    year, month = map(int, min(months).split("-"))
+    filled: dict[str, Counter[str]] = {}
+    while (key := f"{year:04d}-{month:02d}") <= max(months):
+        filled[key] = months.get(key, Counter())
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+    return filled
 
 
 # -- sources ----------------------------------------------------------------------------------
