@@ -208,6 +208,7 @@ def routes(sources: int, rng: random.Random, cursors: dict[str, str]) -> dict[st
         "/?person=": lambda: f"/?person={person()}",
         "/?tag=": lambda: f"/?tag=t{rng.randrange(20)}",
         "/?q= (search)": lambda: f"/?q={rng.choice(WORDS)}+{rng.choice(WORDS)}",
+        "/?q= (no match: every change read)": lambda: f"/?q=zebrafish+{rng.randrange(1000)}",
         "/?cursor= (page 2+)": lambda: f"/?cursor={cursors['page']}",
         "/sources": lambda: f"/sources?page={rng.randint(1, max(sources // 100, 1))}",
         "/sources?sort=checked": lambda: "/sources?sort=checked&dir=desc",
