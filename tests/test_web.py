@@ -155,6 +155,32 @@ def test_api_cursor_pages_are_stable_when_changes_arrive(database: Database) -> 
     assert client.get("/api/v1/changes?limit=1").json()["changes"][0]["item"]["text"] == "late news"
 
 
+def test_search_uses_the_text_index_which_follows_new_edited_and_deleted_changes(database: Database) -> None:
+    from sqlalchemy import delete, text, update
+
+    from watcher.web.queries import text_search
+
+    seed_dashboard(database)
+    with database.session() as session:
+        assert text_search(session) in {"fts", "trigram"}
+        if database.engine.dialect.name == "postgresql":
+            assert session.execute(text("SELECT 1 FROM pg_indexes WHERE indexname = 'ix_change_search'")).first()
+    client = TestClient(create_app(database, WebSettings(), now=lambda: NOW))
+
+    def found(q: str) -> list[str]:
+        return [c["source"] for c in client.get("/api/v1/changes", params={"q": q, "limit": 500}).json()["changes"]]
+
+    assert found("old student") == ["vision-lab"]  # a removed member: its text is in `before`
+    with database.session() as session:
+        tenure = {"date": None, "text": "Tenure granted", "url": None}
+        session.execute(update(Change).where(Change.kind == "news").values(after=tenure))
+        session.execute(delete(Source).where(Source.name == "vision-lab"))
+    assert found("old student") == []  # gone with its source
+    assert sorted(found("tenure GRANTED")) == ["hostile", "jane-home"]
+    assert found("moves to the new") == []
+    assert len(found("Sp")) == 13  # too short for trigrams, so every change is read: Jane's papers
+
+
 @pytest.mark.parametrize(
     ("query", "message"),
     [("kind=papers", "kind is one of"), ("change=new", "change is one of"), ("limit=0", "limit is"),

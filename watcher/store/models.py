@@ -35,6 +35,7 @@ __all__ = [
     "Source",
     "Work",
     "WorkItem",
+    "is_modelled",
 ]
 
 NAMING_CONVENTION = {
@@ -44,6 +45,19 @@ NAMING_CONVENTION = {
     "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
     "pk": "pk_%(table_name)s",
 }
+
+#: What the migrations build beside the models, for searching the changes' text (migration
+#: 0006): SQLite's FTS5 table and its shadow tables, PostgreSQL's trigram index.
+SEARCH_OBJECTS = frozenset({
+    "change_search", "change_search_data", "change_search_idx", "change_search_docsize", "change_search_config",
+    "ix_change_search",
+})  # fmt: skip
+
+
+def is_modelled(obj: Any, name: str | None, type_: str, reflected: bool, compare_to: Any) -> bool:
+    """Alembic's ``include_object``: leave the search index out of model comparisons."""
+    return name not in SEARCH_OBJECTS
+
 
 class UTCDateTime(TypeDecorator[datetime]):
     """A timezone-aware UTC timestamp on every backend (SQLite stores naive values)."""

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import String, and_, cast, func, or_, select
+from sqlalchemy import String, and_, cast, func, literal_column, or_, select, text
 from sqlalchemy.orm import Session, selectinload
 
 from watcher.config import parse_duration
@@ -37,10 +37,12 @@ __all__ = [
     "encode_cursor",
     "monthly_changes",
     "parse_when",
+    "search_condition",
     "source_detail",
     "source_items",
     "source_rows",
     "source_status",
+    "text_search",
     "timeline",
 ]
 
@@ -109,7 +111,8 @@ class ChangeFilter:
         if self.cursor is not None:
             decode_cursor(self.cursor)
 
-    def where(self) -> list[Any]:
+    def where(self, search: str = "scan") -> list[Any]:
+        """The conditions; ``search`` is how the database searches text (``text_search``)."""
         conditions: list[Any] = []
         if self.kind:
             conditions.append(Change.kind == self.kind)
@@ -128,14 +131,7 @@ class ChangeFilter:
         if self.until:
             conditions.append(Change.detected_at < self.until)
         if self.q:
-            # The fields are stored as ASCII-escaped JSON text: search for the text escaped alike.
-            pattern = _like_pattern(json.dumps(self.q.strip())[1:-1])
-            conditions.append(
-                or_(
-                    cast(Change.after, String).ilike(pattern, escape="\\"),
-                    cast(Change.before, String).ilike(pattern, escape="\\"),
-                )
-            )
+            conditions.append(search_condition(self.q, search))
         if self.cursor:
             when, ident = decode_cursor(self.cursor)
             conditions.append(or_(Change.detected_at < when, and_(Change.detected_at == when, Change.id < ident)))
@@ -145,12 +141,46 @@ class ChangeFilter:
         return replace(self, cursor=cursor)
 
 
+#: The text PostgreSQL's trigram index covers (migration 0006), written exactly as indexed.
+_PG_SEARCH_TEXT = literal_column(
+    "(coalesce(CAST(change.after AS TEXT), '') || ' ' || coalesce(CAST(change.before AS TEXT), ''))"
+)
+
+
+def text_search(session: Session) -> str:
+    """How this database searches the changes' text: ``fts`` (SQLite's FTS5 trigram table),
+    ``trigram`` (PostgreSQL: ILIKE, which pg_trgm's index serves when it exists) or ``scan``."""
+    if session.get_bind().dialect.name == "postgresql":
+        return "trigram"
+    found = session.execute(text("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'change_search'"))
+    return "fts" if found.first() else "scan"
+
+
+def search_condition(query: str, search: str) -> Any:
+    """Changes whose item (before or after) contains ``query``, case-insensitively.
+
+    The fields are stored as ASCII-escaped JSON text, so the query is escaped alike.
+    """
+    needle = json.dumps(query.strip())[1:-1]
+    if search == "fts" and len(needle) >= 3:  # a trigram index needs three characters
+        phrase = '"' + needle.replace('"', '""') + '"'
+        matching = text("SELECT rowid FROM change_search WHERE change_search MATCH :phrase").bindparams(phrase=phrase)
+        return Change.id.in_(matching)
+    pattern = _like_pattern(needle)
+    if search == "trigram":
+        return _PG_SEARCH_TEXT.ilike(pattern, escape="\\")
+    return or_(
+        cast(Change.after, String).ilike(pattern, escape="\\"),
+        cast(Change.before, String).ilike(pattern, escape="\\"),
+    )
+
+
 def changes_page(session: Session, filt: ChangeFilter) -> tuple[list[dict[str, Any]], str | None]:
     """One page of changes as diff JSON objects, newest first, and the cursor of the next page."""
     stmt = (
         select(Change, Source)
         .join(Source, Source.id == Change.source_id)
-        .where(*filt.where())
+        .where(*filt.where(text_search(session) if filt.q else "scan"))
         .order_by(Change.detected_at.desc(), Change.id.desc())
         .limit(filt.limit + 1)
         .options(selectinload(Source.person))
