@@ -111,8 +111,9 @@ class ChangeFilter:
         if self.cursor is not None:
             decode_cursor(self.cursor)
 
-    def where(self, search: str = "scan") -> list[Any]:
-        """The conditions; ``search`` is how the database searches text (``text_search``)."""
+    def where(self, search: str = "scan", person_ids: Sequence[int] = ()) -> list[Any]:
+        """The conditions; ``search`` is how the database searches text (``text_search``),
+        ``person_ids`` the sources of ``person``, looked up first."""
         conditions: list[Any] = []
         if self.kind:
             conditions.append(Change.kind == self.kind)
@@ -121,7 +122,9 @@ class ChangeFilter:
         if self.source:
             conditions.append(Change.source_id == select(Source.id).where(Source.name == self.source).scalar_subquery())
         if self.person:
-            conditions.append(Change.source_id.in_(person_source_ids(self.person)))
+            # The ids themselves, not a subquery: the planner then reads those sources' changes
+            # by their index instead of walking every change newest first (90 ms on PostgreSQL).
+            conditions.append(Change.source_id.in_(person_ids))
         if self.tag:
             # Tags are a JSON list; its text holds each tag as a JSON string.
             tagged = cast(Source.tags, String).like(_like_pattern(json.dumps(self.tag)), escape="\\")
@@ -180,7 +183,10 @@ def changes_page(session: Session, filt: ChangeFilter) -> tuple[list[dict[str, A
     stmt = (
         select(Change, Source)
         .join(Source, Source.id == Change.source_id)
-        .where(*filt.where(text_search(session) if filt.q else "scan"))
+        .where(*filt.where(
+            text_search(session) if filt.q else "scan",
+            session.scalars(person_source_ids(filt.person)).all() if filt.person else (),
+        ))
         .order_by(Change.detected_at.desc(), Change.id.desc())
         .limit(filt.limit + 1)
         .options(selectinload(Source.person))
