@@ -117,7 +117,9 @@ async def serve_web(
 ) -> AsyncIterator[int]:
     """Serve the dashboard while the context is open; yields the port (``settings.port`` 0: a free one)."""
     sock = _bind(settings.host, settings.port)
-    config = uvicorn.Config(create_app(db, settings, now=now), log_level="warning", access_log=False, lifespan="off")
+    config = uvicorn.Config(
+        create_app(db, settings, now=now), log_level="warning", access_log=False, lifespan="off", server_header=False
+    )
     server = _QuietServer(config)
     task = asyncio.create_task(server.serve(sockets=[sock]))
     try:
