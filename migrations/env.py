@@ -12,7 +12,7 @@ from alembic import context
 from sqlalchemy import Engine
 
 from watcher.store.db import Database, default_database_url
-from watcher.store.models import Base
+from watcher.store.models import Base, is_modelled
 
 target_metadata = Base.metadata
 
@@ -32,6 +32,7 @@ def run_migrations_online() -> None:
             target_metadata=target_metadata,
             render_as_batch=connection.dialect.name == "sqlite",
             compare_type=True,
+            include_object=is_modelled,
         )
         with context.begin_transaction():
             context.run_migrations()

@@ -52,6 +52,15 @@ def test_read_section_sets_one_pages_budget() -> None:
     assert ReadSettings.from_config(parse_config({}).read) == ReadSettings() and ReadSettings().seconds == 5.0
 
 
+def test_web_section_sets_the_dashboards_address_token_variable_and_writes() -> None:
+    config = parse_config({"web": {"host": "0.0.0.0", "port": 9000, "token_env": "LAB_TOKEN", "allow_writes": True}})
+    assert (config.web.host, config.web.port, config.web.token_env, config.web.allow_writes) == (
+        "0.0.0.0", 9000, "LAB_TOKEN", True
+    )
+    defaults = parse_config({}).web
+    assert (defaults.host, defaults.port, defaults.token_env, defaults.allow_writes) == ("127.0.0.1", 8465, None, False)
+
+
 @pytest.mark.parametrize(
     ("section", "message"),
     [
@@ -64,3 +73,21 @@ def test_read_section_sets_one_pages_budget() -> None:
 def test_read_section_mistakes_are_named(section: object, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         parse_config({"read": section})
+
+
+@pytest.mark.parametrize(
+    ("section", "message"),
+    [
+        ({"hots": "::1"}, "web: unknown key 'hots'"),
+        ({"port": 70000}, "web.port: expected a port number"),
+        ({"port": "8465"}, "web.port: expected a port number"),
+        ({"host": ""}, "web.host: expected an address"),
+        ({"token_env": "my token"}, "web.token_env: expected the name of an environment variable"),
+        ({"token": "s3cret"}, "web: unknown key 'token'"),
+        ({"allow_writes": "yes"}, "web.allow_writes: expected true or false"),
+        ("on", "web: expected a mapping"),
+    ],
+)
+def test_web_section_mistakes_are_named(section: object, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        parse_config({"web": section})

@@ -183,6 +183,16 @@ def test_claim_respects_the_limit(db: Database) -> None:
     assert len(first) == 3 and len(second) == 2 and not set(first) & set(second)
 
 
+def test_a_paused_source_is_not_claimed_until_resumed(db: Database) -> None:
+    paused, running = _add_sources(db, 2)
+    with db.session() as session:
+        session.get(Source, paused).paused = True
+    assert claim_due_sources(db, "a", NOW, lease=timedelta(minutes=1), limit=5) == [running]
+    with db.session() as session:
+        session.get(Source, paused).paused = False
+    assert claim_due_sources(db, "a", NOW, lease=timedelta(minutes=1), limit=5) == [paused]
+
+
 def test_expired_lease_is_reclaimed_by_another_owner(db: Database) -> None:
     (sid,) = _add_sources(db, 1)
     assert claim_due_sources(db, "dead", NOW, lease=timedelta(seconds=3), limit=5) == [sid]

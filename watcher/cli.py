@@ -91,6 +91,7 @@ def _format_option() -> Callable[[Callable[..., Any]], Callable[..., Any]]:
 _OPTIONAL_COMMANDS: dict[str, tuple[str, ...]] = {
     "watcher.notify.commands": ("notify", "deliveries", "feed"),
     "watcher.daemon_commands": ("daemon", "status"),
+    "watcher.web.commands": ("serve",),
 }
 
 

@@ -18,7 +18,7 @@ import yaml
 
 from watcher.errors import ConfigError
 
-__all__ = ["ChannelConfig", "Config", "PersonEntry", "WatchEntry", "load_config", "parse_duration"]
+__all__ = ["ChannelConfig", "Config", "PersonEntry", "WatchEntry", "WebConfig", "load_config", "parse_duration"]
 
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(s|sec|m|min|h|d|w)", re.I)
 _UNIT_SECONDS = {"s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "d": 86400, "w": 604800}
@@ -74,6 +74,17 @@ class ChannelConfig:
 
 
 @dataclass(frozen=True, kw_only=True)
+class WebConfig:
+    """The ``web:`` section: where the dashboard listens, which environment variable holds its
+    token (never the token itself), and whether its write actions are on."""
+
+    host: str = "127.0.0.1"
+    port: int = 8465
+    token_env: str | None = None
+    allow_writes: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
 class Config:
     path: Path | None = None
     database: str | None = None
@@ -85,11 +96,12 @@ class Config:
     fetch: Mapping[str, Any] = field(default_factory=dict)
     #: The ``read:`` section: ``watcher.budget.ReadSettings`` fields (one page's time and size budget).
     read: Mapping[str, Any] = field(default_factory=dict)
+    web: WebConfig = field(default_factory=WebConfig)
     #: Top-level keys other stages own (e.g. ``daemon:``), passed through unparsed.
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
-_TOP_KEYS = {"database", "defaults", "fetch", "read", "notify", "watch", "people", "apis", "daemon", "operator"}
+_TOP_KEYS = {"database", "defaults", "fetch", "read", "notify", "watch", "people", "apis", "daemon", "operator", "web"}
 #: The fetch settings a config may set (``watcher.fetch.FetchSettings`` checks their values).
 FETCH_KEYS = {
     "user_agent", "connect_timeout", "read_timeout", "deadline", "max_bytes", "max_redirects",
@@ -102,6 +114,8 @@ _PERSON_KEYS = {"name", "kind", "sources", "every"}
 _PERSON_KINDS = ("person", "lab")
 #: ``apis:`` settings per API (secrets are named by an environment variable, never written here).
 _API_KEYS = {"openalex": {"mailto", "api_key_env"}}
+_WEB_KEYS = {"host", "port", "token_env", "allow_writes"}
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _require_mapping(value: Any, where: str) -> Mapping[str, Any]:
@@ -192,6 +206,25 @@ def _parse_read(raw: Any) -> dict[str, Any]:
     return dict(read)
 
 
+def _parse_web(raw: Any) -> WebConfig:
+    web = _require_mapping(raw, "web")
+    _check_keys(web, _WEB_KEYS, "web")
+    defaults = WebConfig()
+    host = web.get("host", defaults.host)
+    if not isinstance(host, str) or not host.strip():
+        raise ConfigError(f"web.host: expected an address such as 127.0.0.1, got {host!r}")
+    port = web.get("port", defaults.port)
+    if not isinstance(port, int) or isinstance(port, bool) or not 1 <= port <= 65535:
+        raise ConfigError(f"web.port: expected a port number from 1 to 65535, got {port!r}")
+    token_env = web.get("token_env")
+    if token_env is not None and (not isinstance(token_env, str) or not _ENV_NAME.fullmatch(token_env)):
+        raise ConfigError(f"web.token_env: expected the name of an environment variable, got {token_env!r}")
+    allow_writes = web.get("allow_writes", False)
+    if not isinstance(allow_writes, bool):
+        raise ConfigError(f"web.allow_writes: expected true or false, got {allow_writes!r}")
+    return WebConfig(host=host.strip(), port=port, token_env=token_env, allow_writes=allow_writes)
+
+
 def parse_config(data: Any, path: Path | None = None) -> Config:
     """Validate a loaded YAML document into a ``Config``."""
     if data is None:
@@ -230,6 +263,7 @@ def parse_config(data: Any, path: Path | None = None) -> Config:
         people=tuple(people),
         fetch=dict(fetch),
         read=read,
+        web=_parse_web(data.get("web") or {}),
         extra=extra,
     )
 

@@ -527,10 +527,12 @@ async def run_daemon(
     dispatch_every: timedelta | None = None,
     metrics: DaemonMetrics | None = None,
     feeds: tuple[str, int] | None = None,
+    web: Any = None,
 ) -> None:
     """Run until ``stop_event`` is set or SIGTERM/SIGINT arrives; return after a clean shutdown.
 
     ``feeds`` (address, port) serves the Atom feeds of the recorded changes over HTTP.
+    ``web`` (``watcher.web.WebSettings``) serves the dashboard, its API and the same feeds.
 
     ``config_path`` (optional) is synced into the database on start and on SIGHUP. On
     SQLite a second daemon on the same file raises ``StorageError`` before doing anything.
@@ -573,6 +575,12 @@ async def run_daemon(
 
                             port = await serving.enter_async_context(serve_feeds(db, *feeds, now))
                             log.info("feeds-served", extra={"fields": {"url": f"http://{feeds[0]}:{port}/feed.atom"}})
+                        if web is not None:
+                            from watcher.web.app import serve_web
+
+                            port = await serving.enter_async_context(serve_web(db, web, now=now))
+                            url = web.url.rsplit(":", 1)[0] + f":{port}/"
+                            log.info("web-served", extra={"fields": {"url": url, "writes": web.allow_writes}})
                         async with _scheduler(daemon, tick, dispatch_every or max(tick, timedelta(seconds=5))):
                             await stop.wait()
                             log.info("daemon-stopping", extra={"fields": {"in_flight": len(daemon.in_flight)}})

@@ -100,14 +100,25 @@ def _configure_logging(style: str) -> None:
 @click.option("--metrics-address", help="Address for the metrics endpoint (default 127.0.0.1).")
 @click.option("--feed-port", type=int, help="Serve the Atom feeds (/feed.atom, /feed/source/NAME.atom) on this port.")
 @click.option("--feed-address", help="Address for the feeds (default 127.0.0.1).")
+@click.option("--web", "web", is_flag=True, help="Serve the dashboard, API and feeds (as `watcher serve`).")
+@click.option("--web-host", help="Address of the dashboard (default: web.host of the config, else 127.0.0.1).")
+@click.option("--web-port", type=int, help="Port of the dashboard (default: web.port of the config, else 8465).")
 @click.option("--log-format", type=click.Choice(["logfmt", "json"]), help="Log line format (default logfmt).")
 @click.pass_obj
-def daemon(app: Any, owner: str | None, **values: Any) -> None:
+def daemon(
+    app: Any, owner: str | None, web: bool, web_host: str | None, web_port: int | None, **values: Any
+) -> None:
     """Check due sources on schedule until stopped (SIGTERM/SIGINT stop cleanly, SIGHUP reloads the config)."""
     from watcher.daemon import run_daemon, start_metrics
 
     config = app.config
     options = daemon_options(config.extra.get("daemon") if config else None, values)
+    web_options = None
+    if web:
+        from watcher.web.settings import web_settings
+
+        # Checked before anything starts: an unsafe address is one error line, not a half-started daemon.
+        web_options = web_settings(config, host=web_host, port=web_port)
     _configure_logging(options.log_format)
     metrics = start_metrics(options.metrics_port, options.metrics_address)
     try:
@@ -124,6 +135,7 @@ def daemon(app: Any, owner: str | None, **values: Any) -> None:
                 now=app.now,
                 metrics=metrics,
                 feeds=(options.feed_address, options.feed_port) if options.feed_port else None,
+                web=web_options,
             )
         )
     finally:

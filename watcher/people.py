@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import Select, and_, delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from watcher.config import Config
@@ -33,6 +33,7 @@ __all__ = [
     "PeopleSync",
     "add_person",
     "list_people",
+    "person_source_ids",
     "person_view",
     "sources_of_person",
     "sync_people",
@@ -73,6 +74,15 @@ def list_people(session: Session) -> list[dict[str, Any]]:
         rows.append({"name": person.name, "kind": person.kind, "sources": sorted(s.name for s in person.sources),
                      "papers": works or 0})  # fmt: skip
     return rows
+
+
+def person_source_ids(name: str) -> Select[tuple[int]]:
+    """The ids of a person's or lab's sources: those it owns, or those labelled with the name
+    that no person owns."""
+    owned = select(PersonSource.source_id).join(Person, Person.id == PersonSource.person_id)
+    return select(Source.id).where(
+        or_(Source.id.in_(owned.where(Person.name == name)), and_(Source.label == name, Source.id.not_in(owned)))
+    )
 
 
 def sources_of_person(session: Session, name: str, *, include_inactive: bool = True) -> list[Source]:

@@ -920,6 +920,8 @@ def _read_state(fetched: Fetched, extraction: Extraction, records: Sequence[Reco
         "hash": fetched.hash,
         "extractor": extraction.extractor,
         "extractor_version": extraction.version,
+        # Why the extractor was chosen: the dashboard shows it.
+        "reason": extraction.reason,
         "items": len(records),
         "reading": reading_digest(records),
     }

@@ -159,6 +159,7 @@ def next_due_at(
 def _is_due(now: datetime) -> ColumnElement[bool]:
     return and_(
         Source.active.is_(True),
+        Source.paused.is_(False),
         or_(Source.next_due_at.is_(None), Source.next_due_at <= now),
         or_(Source.lease_expires_at.is_(None), Source.lease_expires_at < now),
     )
@@ -182,9 +183,12 @@ def claim_due_sources(db: Database, owner: str, now: datetime, *, lease: timedel
         # SQLite's dialect renders no FOR UPDATE: its write lock serialises the claim.
         .with_for_update(skip_locked=True)
     )
+    # Materialised on PostgreSQL: a subquery inlined into the UPDATE may be re-run per row,
+    # and with SKIP LOCKED each run skips the rows the last one locked, claiming past ``limit``.
+    due = candidates.cte("due").prefix_with("MATERIALIZED", dialect="postgresql")
     claim = (
         update(Source)
-        .where(Source.id.in_(candidates.scalar_subquery()))
+        .where(Source.id.in_(select(due.c.id)))
         # Re-check inside the UPDATE: on PostgreSQL a row may have changed between the
         # subquery's snapshot and the lock (READ COMMITTED re-evaluates this predicate).
         .where(_is_due(now))

@@ -58,6 +58,7 @@ class StatusReport:
 def _due(now: datetime) -> Any:
     return and_(
         Source.active.is_(True),
+        Source.paused.is_(False),
         or_(Source.next_due_at.is_(None), Source.next_due_at <= now),
         or_(Source.lease_expires_at.is_(None), Source.lease_expires_at < now),
     )

@@ -22,14 +22,15 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from feedgen.feed import FeedGenerator
-from sqlalchemy import Select, and_, or_, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from watcher.errors import ConfigError
 from watcher.notify.render import render_change_html, safe_link
+from watcher.people import person_source_ids
 from watcher.report import change_sentence, change_to_json
 from watcher.store.db import Database
-from watcher.store.models import Change, Person, PersonSource, Source
+from watcher.store.models import Change, Person, Source
 
 __all__ = [
     "TAG_AUTHORITY",
@@ -38,6 +39,8 @@ __all__ = [
     "change_entry_id",
     "feed_document",
     "feed_id_for",
+    "feed_with_etag",
+    "not_found_text",
     "recent_changes",
     "serve_feeds",
 ]
@@ -109,7 +112,7 @@ def recent_changes(
     if source is not None:
         stmt = stmt.where(Source.name == source)
     if person is not None:
-        stmt = stmt.where(Source.id.in_(_person_source_ids(person)))
+        stmt = stmt.where(Source.id.in_(person_source_ids(person)))
     stmt = stmt.order_by(Change.detected_at.desc(), Change.id.desc()).limit(limit)
     return [(c, s) for c, s in session.execute(stmt).all()]
 
@@ -143,14 +146,6 @@ class FeedScope:
         return session.execute(query.limit(1)).first() is not None
 
 
-def _person_source_ids(name: str) -> Select[tuple[int]]:
-    """The sources of a person or lab: those it owns, or those labelled with the name that no person owns."""
-    owned = select(PersonSource.source_id).join(Person, Person.id == PersonSource.person_id)
-    return select(Source.id).where(
-        or_(Source.id.in_(owned.where(Person.name == name)), and_(Source.label == name, Source.id.not_in(owned)))
-    )
-
-
 def feed_document(
     session: Session, scope: FeedScope, *, now: datetime, link: str | None = None, limit: int = 200
 ) -> tuple[bytes, int]:
@@ -162,6 +157,22 @@ def feed_document(
     return xml, len(pairs)
 
 
+def feed_with_etag(
+    db: Database, scope: FeedScope, *, now: datetime, limit: int = 200
+) -> tuple[bytes, str] | None:
+    """The Atom document of ``scope`` and its ETag, or None when the source or person is unknown."""
+    with db.session() as session:
+        if not scope.exists(session):
+            return None
+        xml, _count = feed_document(session, scope, now=now, limit=limit)
+    return xml, '"' + hashlib.sha256(xml).hexdigest()[:32] + '"'
+
+
+def not_found_text(scope: FeedScope) -> str:
+    how = "named" if scope.source else "labelled"
+    return f"no watch {how} {scope.source or scope.person!r}\n"
+
+
 @asynccontextmanager
 async def serve_feeds(
     db: Database, address: str, port: int, now: Callable[[], datetime], *, limit: int = 200
@@ -170,18 +181,10 @@ async def serve_feeds(
     from aiohttp import web
 
     async def answer(request: web.Request, scope: FeedScope) -> web.Response:
-        def build() -> tuple[bytes, int] | None:
-            with db.session() as session:
-                if not scope.exists(session):
-                    return None
-                return feed_document(session, scope, now=now(), limit=limit)
-
-        built = await asyncio.to_thread(build)
+        built = await asyncio.to_thread(feed_with_etag, db, scope, now=now(), limit=limit)
         if built is None:
-            how = "named" if scope.source else "labelled"
-            raise web.HTTPNotFound(text=f"no watch {how} {scope.source or scope.person!r}\n")
-        xml, _count = built
-        etag = '"' + hashlib.sha256(xml).hexdigest()[:32] + '"'
+            raise web.HTTPNotFound(text=not_found_text(scope))
+        xml, etag = built
         if etag in request.headers.get("If-None-Match", ""):
             return web.Response(status=304, headers={"ETag": etag})
         return web.Response(body=xml, content_type="application/atom+xml", charset="utf-8", headers={"ETag": etag})

@@ -24,7 +24,7 @@ __all__ = ["Database", "default_database_url", "normalise_url", "utcnow"]
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent.parent / "migrations"
 #: The newest migration's revision (a test checks it against the migration scripts).
-SCHEMA_REVISION = "0004"
+SCHEMA_REVISION = "0006"
 
 
 def utcnow() -> datetime:

@@ -16,6 +16,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
@@ -34,6 +35,7 @@ __all__ = [
     "Source",
     "Work",
     "WorkItem",
+    "is_modelled",
 ]
 
 NAMING_CONVENTION = {
@@ -43,6 +45,19 @@ NAMING_CONVENTION = {
     "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
     "pk": "pk_%(table_name)s",
 }
+
+#: What the migrations build beside the models, for searching the changes' text (migration
+#: 0006): SQLite's FTS5 table and its shadow tables, PostgreSQL's trigram index.
+SEARCH_OBJECTS = frozenset({
+    "change_search", "change_search_data", "change_search_idx", "change_search_docsize", "change_search_config",
+    "ix_change_search",
+})  # fmt: skip
+
+
+def is_modelled(obj: Any, name: str | None, type_: str, reflected: bool, compare_to: Any) -> bool:
+    """Alembic's ``include_object``: leave the search index out of model comparisons."""
+    return name not in SEARCH_OBJECTS
+
 
 class UTCDateTime(TypeDecorator[datetime]):
     """A timezone-aware UTC timestamp on every backend (SQLite stores naive values)."""
@@ -118,6 +133,8 @@ class Source(Base):
     from_config: Mapped[bool] = mapped_column(default=False)
     #: False once removed: history is kept, checks stop.
     active: Mapped[bool] = mapped_column(default=True)
+    #: Paused from the dashboard: still watched and listed, not checked until resumed.
+    paused: Mapped[bool] = mapped_column(default=False, server_default=false())
     created_at: Mapped[timestamp]
 
     next_due_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
