@@ -226,3 +226,23 @@ def test_check_delivers_changes_to_a_signed_webhook(
     payload = json.loads(receiver.hits[-1].body)
     assert payload["type"] == "changes"
     assert {(c["kind"], c["change"]) for c in payload["changes"]} == {("paper", "added"), ("news", "added")}
+
+
+def test_a_page_over_the_reading_budget_is_read_in_part_and_says_so(
+    cli_env: str, static_site: tuple[StaticSite, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    site, base = static_site
+    site.set("/lin", Page(PAGE_V1 + "\n" + "* [PDF](#)\n" * 500, content_type="text/markdown"))
+    config = Path(cli_env) / "watcher.yaml"
+    config.write_text("read:\n  max_lines: 100\n")
+    code, out, err = run(capsys, "--config", str(config), "extract", f"{base}/lin", "--format", "json")
+    assert code == 0
+    reading = json.loads(out)
+    assert reading["notes"][0].startswith("read in part: the first ")
+    assert any(item.get("title") == "Murmur: Acoustic Fields for Room Geometry" for item in reading["items"])
+    assert run(capsys, "--config", str(config), "add", f"{base}/lin", "--name", "Lin Wu")[0] == 0
+    code, out, err = run(capsys, "--config", str(config), "check")
+    assert code == 0 and "note    Lin Wu: read in part: the first " in err
+    # Within the default budget the page is read whole, with no note.
+    code, out, _ = run(capsys, "extract", f"{base}/lin", "--format", "json")
+    assert "notes" not in json.loads(out)

@@ -460,6 +460,13 @@ def test_a_few_real_edits_are_not_a_reformat() -> None:
     assert [c.change for c in result.changes] == ["added", "added", "added", "modified"]
 
 
+def test_a_redesign_with_a_few_items_read_under_new_labels_is_still_suspect() -> None:
+    # Four of ten items re-read with extra words, six lost: too few for a rendering, a collapse.
+    before = styled_papers(10, style="plain")
+    after = [*styled_papers(4, style="numbered"), *(Paper(title=f"Menu entry {n}") for n in range(6))]
+    assert run(before, after).suspect == "10 of 10 items would be removed"
+
+
 def test_a_reformat_of_a_small_list_is_reported_as_edits() -> None:
     # Four items are too few to call a rendering: each change is told.
     before = styled_papers(4, style="plain")

@@ -10,7 +10,7 @@ from types import ModuleType
 
 import pytest
 
-SAMPLE = 200
+SAMPLE = 100
 SEED = 20261124
 
 

@@ -378,6 +378,8 @@ def _print_check_summary(app: AppContext, outcomes: Sequence[Any]) -> None:
             click.echo(f"suspect {outcome.source}: {outcome.error} (nothing reported)", err=True)
         elif outcome.status == "baseline":
             click.echo(f"baseline {outcome.source}: {outcome.items} items recorded (`watcher show {outcome.source}`)")
+        if outcome.warning:  # a page too big for the reading budget, read in part
+            click.echo(f"note    {outcome.source}: {outcome.warning}", err=True)
     changed = [o.source for o in outcomes if o.changes]
     # Read back rather than counted from the outcomes: moves between a site's pages were merged.
     reported = _changes_json(app, changed, since=None) if changed else []

@@ -205,26 +205,27 @@ def diff_items(
 
     ``current`` should be normalised (``watcher.normalise``). An empty ``previous`` (the
     first check) reports every current item as added. See the module docstring for the
-    matching rules and the collapse guard.
+    matching rules and the collapse and reformat guards.
     """
     old = _dedupe(_Entry(kind=p.kind, key=p.key, fields=p.fields) for p in previous)
     new = _dedupe(_Entry(kind=r.kind, key=r.key, fields=record_fields(r)) for r in current)
     pairs, lost, found = _match(old, new)
+    deltas = [(before, after, _delta_of(before, after)) for before, after in pairs]
     renderings = _pair_renderings(lost, found)
-    rendered_old = {id(b) for b, _ in renderings}
-    unexplained = [e for e in lost if id(e) not in rendered_old]
-    rotated = _rotated_out(old, new, unexplained, [e for e in found if id(e) not in {id(a) for _, a in renderings}])
-    unexplained = [e for e in unexplained if id(e) not in rotated]
+    reformats = _reformats(old, deltas, renderings)
+    # Only a re-rendered list silences its loose pairs; elsewhere they stay removed and added.
+    renderings = [(b, a) for b, a in renderings if b.kind in reformats]
+    silenced = {id(b) for b, _ in renderings} | {id(a) for _, a in renderings}
+    lost = [e for e in lost if id(e) not in silenced]
+    found = [e for e in found if id(e) not in silenced]
+    rotated = _rotated_out(old, new, lost, found)
+    unexplained = [e for e in lost if id(e) not in rotated]
     reason = _collapse_reason(old, new, unexplained, min_ratio=min_ratio, min_items=min_items_for_guard)
     if reason is not None:
         return DiffResult(changes=(), suspect=reason, unchanged=0)
-    deltas = [(before, after, _delta_of(before, after)) for before, after in pairs]
-    reformats = _reformats(old, deltas, renderings)
-    # A list that was not re-rendered reports its loose pairs as before: removed and added.
-    renderings = [(b, a) for b, a in renderings if b.kind in reformats]
-    silenced = {id(b) for b, _ in renderings} | {id(a) for _, a in renderings}
-    lost = [e for e in lost if id(e) not in silenced and e.kind not in reformats]
-    found = [e for e in found if id(e) not in silenced]
+    # A re-rendered list's items with no counterpart are not told as removed: the new rendering
+    # may read a few of them differently; its new items are told.
+    lost = [e for e in lost if e.kind not in reformats]
     # Changes read in page order: modified and added items where they now stand, then removals.
     position = {id(e): n for n, e in enumerate(new)}
     placed: list[tuple[int, ItemChange]] = []

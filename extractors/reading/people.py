@@ -37,7 +37,8 @@ _NEXT_STEP = re.compile(
     r"\s*(?:(?:at|as|is|with|an?)\b|:)?\s*:?\s*(?P<next>[^()\n]{2,120})",
     re.I,
 )
-_EMAIL = re.compile(r"\S+@\S+|\S+\s*(?:\[at\]|\(at\)|\{at\})\s*\S+", re.I)
+# Each match starts where a word starts, never inside one: a long word costs linear time.
+_EMAIL = re.compile(r"(?<!\S)(?:\S+@\S+|\S+\s*(?:\[at\]|\(at\)|\{at\})\s*\S+)", re.I)
 GENERIC_GROUP = re.compile(
     r"^(?:our |the |lab |group |current )?(?:people|members?|team|lab members|group members|who we are"
     r"|meet the team|our team|current members|personnel)$",
