@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -263,8 +264,15 @@ def _split_blocks(
 def _reads_each(singles: list[Entry], kind: str, context: Context) -> bool:
     """Whether nearly every line reads clearly as an item of ``kind`` on its own."""
     reader = READERS[kind]
-    found = sum(1 for single in singles if (r := reader(single, context)) is not None and r.score >= _LINE_BAR)
-    return found >= 2 and found >= _LINE_SHARE * len(singles)
+    need = max(2, math.ceil(_LINE_SHARE * len(singles)))
+    misses_left = len(singles) - need
+    for single in singles:
+        reading = reader(single, context)
+        if reading is None or reading.score < _LINE_BAR:
+            misses_left -= 1
+            if misses_left < 0:
+                return False  # a paper's authors line: the block is one item, no need to read on
+    return True
 
 
 def _text_lines(box: Box) -> list[Line]:
