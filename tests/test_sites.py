@@ -26,6 +26,13 @@ def _site(preprints: list[str], papers: list[str]) -> dict[str, Page | str]:
     }
 
 
+def _watch_both_pages(capsys: pytest.CaptureFixture[str], base: str) -> None:
+    """Add the site's two pages as sources and take their baseline."""
+    for page in ("preprints.html", "papers.html"):
+        _run(capsys, "add", f"{base}/{page}", "--no-probe")
+    _run(capsys, "check")
+
+
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> str:
     assert main(list(args)) == 0, capsys.readouterr().err
     return capsys.readouterr().out
@@ -48,9 +55,7 @@ def test_a_paper_that_moves_to_the_publications_page_with_its_journal_is_one_mod
     draft = _paper("Reef Acoustics at Night", "Working paper")
     salt = _paper("Salt Wedges under Drought", "Estuaries")
     site.replace(_site([tides, draft], [salt]))
-    for page in ("preprints.html", "papers.html"):
-        _run(capsys, "add", f"{base}/{page}", "--no-probe")
-    _run(capsys, "check")
+    _watch_both_pages(capsys, base)
     published = _paper("Tidal Mixing in Narrow Estuaries", "Journal of Coastal Research")
     site.replace(_site([draft], [published, salt]))
     _run(capsys, "check")
@@ -71,9 +76,7 @@ def test_a_paper_that_only_moves_between_pages_is_not_reported(
     salt = _paper("Salt Wedges under Drought", "Estuaries")
     new = _paper("Reef Acoustics at Night", "Marine Ecology")
     site.replace(_site([tides, draft], [salt]))
-    for page in ("preprints.html", "papers.html"):
-        _run(capsys, "add", f"{base}/{page}", "--no-probe")
-    _run(capsys, "check")
+    _watch_both_pages(capsys, base)
     site.replace(_site([draft, new], [tides, salt]))
     _run(capsys, "check")
     changes = json.loads(_run(capsys, "diff", "--format", "json"))
@@ -89,9 +92,7 @@ def test_a_paper_gone_from_one_page_but_still_on_another_is_not_removed(
     kelp = _paper("Kelp Forests in Warm Years", "Marine Ecology")
     # A "recent" page and the full list; the recent page drops its oldest paper.
     site.replace(_site([tides, salt], [tides, salt, kelp]))
-    for page in ("preprints.html", "papers.html"):
-        _run(capsys, "add", f"{base}/{page}", "--no-probe")
-    _run(capsys, "check")
+    _watch_both_pages(capsys, base)
     site.replace(_site([tides], [tides, salt, kelp]))
     _run(capsys, "check")
     assert json.loads(_run(capsys, "diff", "--format", "json")) == []
