@@ -23,6 +23,8 @@ __all__ = [
     "ChangeView",
     "KindSection",
     "SourceGroup",
+    "arxiv_link",
+    "doi_link",
     "group_changes",
     "render_change_html",
     "render_html",
@@ -107,10 +109,20 @@ def _item_link(kind: str, item: Mapping[str, Any]) -> str | None:
     if link := safe_link(item.get("url")):
         return link
     if kind == "paper" and item.get("doi"):
-        return f"https://doi.org/{quote(str(item['doi']), safe='/:;()._-')}"
+        return doi_link(item["doi"])
     if kind == "paper" and item.get("arxiv"):
-        return f"https://arxiv.org/abs/{quote(str(item['arxiv']), safe='/._-')}"
+        return arxiv_link(item["arxiv"])
     return None
+
+
+def doi_link(doi: Any) -> str:
+    """The resolver URL of a DOI, quoted so that page text cannot leave the path."""
+    return f"https://doi.org/{quote(str(doi), safe='/:;()._-')}"
+
+
+def arxiv_link(arxiv: Any) -> str:
+    """The abstract page of an arXiv id, quoted as ``doi_link`` is."""
+    return f"https://arxiv.org/abs/{quote(str(arxiv), safe='/._-')}"
 
 
 def _item_title(kind: str, item: Mapping[str, Any]) -> str:

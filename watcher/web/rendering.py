@@ -11,7 +11,7 @@ from markupsafe import Markup, escape
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
-from watcher.notify.render import safe_link
+from watcher.notify.render import arxiv_link, doi_link, safe_link
 from watcher.report import change_sentence, describe_item
 
 __all__ = ["TEMPLATES", "emphasised", "page"]
@@ -47,9 +47,9 @@ def _paper_links(item: dict[str, Any]) -> list[tuple[str, str]]:
     if url := safe_link(item.get("url")):
         links.append(("link", url))
     if doi := item.get("doi"):
-        links.append(("doi", f"https://doi.org/{quote(str(doi), safe='/:;()._-')}"))
+        links.append(("doi", doi_link(doi)))
     if arxiv := item.get("arxiv"):
-        links.append(("arXiv", f"https://arxiv.org/abs/{quote(str(arxiv), safe='/._-')}"))
+        links.append(("arXiv", arxiv_link(arxiv)))
     return links
 
 
