@@ -170,7 +170,6 @@ MEANINGFUL_FIELDS: Mapping[str, Mapping[str, FieldRule]] = {
 
 #: Numbers, in digits or words: "Two papers" -> "Three papers" is news.
 _DIGITS = re.compile(r"\d+|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen)\b", re.I)
-_YEAR_SPLIT = re.compile(r"[\s()\[\],;:–—-]+")
 
 #: Minimum similarity (0-100, rapidfuzz) of two normalised labels to be one item.
 TITLE_THRESHOLD = 90.0
@@ -657,11 +656,14 @@ def _only_typos(old: str, new: str) -> bool:
 
 def _only_a_year_added(old: str, new: str) -> bool:
     """The same words, one side with a year and the other without."""
-    old_words, new_words = old.split(), new.split()
-    old_years, new_years = [w for w in old_words if _is_year(w)], [w for w in new_words if _is_year(w)]
-    if old_years and new_years:
-        return False
-    return [w for w in old_words if not _is_year(w)] == [w for w in new_words if not _is_year(w)]
+    (old_years, old_words), (new_years, new_words) = _years_and_words(old), _years_and_words(new)
+    return not (old_years and new_years) and old_words == new_words
+
+
+def _years_and_words(text: str) -> tuple[list[str], list[str]]:
+    """A normalised value's years, and its other words, each in order."""
+    words = text.split()
+    return [w for w in words if _is_year(w)], [w for w in words if not _is_year(w)]
 
 
 def _only_touched_up(old: str, new: str) -> bool:
@@ -678,11 +680,8 @@ def _only_touched_up(old: str, new: str) -> bool:
 
 def _only_years_dropped(old: str, new: str) -> bool:
     """The same words, the new side's years all on the old side and fewer of them."""
-    old_words, new_words = _YEAR_SPLIT.split(old), _YEAR_SPLIT.split(new)
-    old_years = [w for w in old_words if _is_year(w)]
-    new_years = [w for w in new_words if _is_year(w)]
-    words = [w for w in old_words if w and not _is_year(w)] == [w for w in new_words if w and not _is_year(w)]
-    return words and len(new_years) < len(old_years) and set(new_years) <= set(old_years)
+    (old_years, old_words), (new_years, new_words) = _years_and_words(old), _years_and_words(new)
+    return old_words == new_words and len(new_years) < len(old_years) and set(new_years) <= set(old_years)
 
 
 def _is_year(word: str) -> bool:
