@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 
 from extractors.reading.context import LINK_WORDS, Context, Reading, is_noise, is_prose
-from extractors.reading.dates import leading_date
+from extractors.reading.dates import leading_date, parse_date_text
 from extractors.reading.entries import Entry
 from extractors.reading.names import author_prefix, is_person_name, looks_like_authors, split_author_list
 from extractors.reading.tree import Span
@@ -285,20 +285,13 @@ def _venue(entry: Entry, lines: Sequence[str], title: str, rest: str, authors: t
             bare = _VENUE_PREFIX.sub("", piece)
             if not bare or looks_like_authors(bare) or bare in author_text or LINK_WORDS.match(bare):
                 continue
-            if _DATE_PIECE.match(bare) or ((dated := leading_date(bare)) and looks_like_authors(dated[1])):
+            if parse_date_text(bare) or ((dated := leading_date(bare)) and looks_like_authors(dated[1])):
                 continue  # "Feb 3, 2026": when, not where
             if _VENUE_PREFIX.match(piece) or is_venue(bare) or (parse_year(bare) and len(bare.split()) <= 10):
                 venue = _clean_venue(bare)
                 if venue and not LINK_WORDS.match(venue) and not _only_links(venue):
                     return venue
     return _line_under_title(lines, title, author_text)
-
-
-_DATE_PIECE = re.compile(
-    r"^(?:\d{1,2}(?:st|nd|rd|th)?\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-    r"(?:\s+\d{1,2}(?:st|nd|rd|th)?,?)?\s+(?:19|20)\d\d$",
-    re.I,
-)
 
 
 def _line_under_title(lines: Sequence[str], title: str, author_text: str) -> str | None:
