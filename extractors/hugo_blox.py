@@ -30,7 +30,7 @@ from typing import Any
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from extractors.academicpages import bio_records, strip_markdown
-from extractors.base import THIN_READING, Case, Extractor
+from extractors.base import THIN_READING, Case, Extractor, with_shared_reading
 from extractors.generic import node_text, records_from_markdown
 from extractors.markdown import front_matter_text, parse_front_matter
 from watcher.records import Award, Document, NewsItem, Paper, Record, Role
@@ -235,7 +235,8 @@ def parse_bundle(files: Mapping[str, str]) -> list[Record]:
             own = home_records(meta)
             # A widget whose items are written in its body (a table of dated news, a list)
             # rather than in its front matter is read by the shared reading.
-            records.extend(own if len(own) >= THIN_READING or not body.strip() else records_from_markdown(text))
+            thin = len(own) < THIN_READING and body.strip()
+            records.extend(with_shared_reading(own, records_from_markdown(text)) if thin else own)
     for path in sorted(files):
         if match := _PUBLICATION.match(path):
             folder = path.rsplit("/", 1)[0]
