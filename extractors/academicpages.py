@@ -32,6 +32,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from extractors.base import THIN_READING, Case, Extractor
 from extractors.generic import node_text, records_from_markdown
+from extractors.jekyll_data import collection_records
 from extractors.markdown import front_matter_text, load_yaml, parse_front_matter
 from extractors.reading.roles import dedupe_roles
 from extractors.reading.vocabulary import heading_kind
@@ -635,7 +636,7 @@ class AcademicPagesExtractor(Extractor):
         return rendered_records(doc.text)
 
     def wants_path(self, path: str) -> bool:
-        return super().wants_path(path) or _collection_kind(path) is not None or _kind_page(path)
+        return super().wants_path(path) or _kind_collection(path) is not None or _kind_page(path)
 
     def better_source(self, doc: Document) -> str | None:
         if doc.is_bundle:
@@ -668,16 +669,13 @@ def _parse_bundle(files: Mapping[str, str]) -> list[Record]:
     tagline = config_tagline_role(files.get("_config.yml", ""))
     if tagline is not None:
         records.append(tagline)
+    records.extend(collection_records(files, _kind_collection))
     for path in sorted(files):
         if path.startswith("_publications/") and path.endswith(".md"):
             meta, _ = parse_front_matter(files[path])
             paper = publication_paper(meta)
             if paper is not None:
                 records.append(paper)
-        elif (kind := _collection_kind(path)) is not None:
-            record = collection_record(kind, parse_front_matter(files[path])[0])
-            if record is not None:
-                records.append(record)
     return dedupe_roles(records)
 
 
@@ -687,46 +685,25 @@ _PAGE_FILE = re.compile(r"^_pages/(?P<name>[\w-]+)\.md$")
 _NOT_COLLECTIONS = frozenset({"pages", "posts", "drafts", "publications", "includes", "layouts", "site", "data"})
 
 
-def _collection_kind(path: str) -> str | None:
-    """The kind of item a collection's name announces ("_awards/x.md" -> award): a site's own
-    collections beside ``_publications`` (awards, news, positions, grants)."""
+def _kind_collection(path: str) -> str | None:
+    """The collection of a file when its name announces awards, news or positions: a site's own
+    collections beside ``_publications`` ("_awards/x.md" -> "awards")."""
     match = _COLLECTION_FILE.match(path)
     if match is None or match.group("name") in _NOT_COLLECTIONS:
         return None
-    kind = heading_kind(match.group("name").replace("-", " ").replace("_", " "))
-    return kind if kind in ("award", "news", "role") else None
+    return match.group("name") if _named_kind(match.group("name")) in ("award", "news", "role") else None
 
 
 def _kind_page(path: str) -> bool:
     match = _PAGE_FILE.match(path)
-    return (
-        match is not None
-        and match.group("name") not in ("about", "cv", "resume")
-        and heading_kind(match.group("name").replace("-", " ").replace("_", " ")) is not None
+    return match is not None and match.group("name") not in ("about", "cv", "resume") and bool(
+        _named_kind(match.group("name"))
     )
 
 
-def _meta_text(meta: Mapping[str, Any], *names: str) -> str:
-    return next((text for name in names if (text := clean_text(strip_markdown(front_matter_text(meta.get(name)))))), "")
-
-
-def collection_record(kind: str, meta: Mapping[str, Any]) -> Record | None:
-    """An award, news item or position from one collection file's front matter."""
-    title = clean_title(_meta_text(meta, "title", "name"))
-    if not title:
-        return None
-    start = _meta_text(meta, "startdate", "start", "start_date", "date", "year")
-    organization = _meta_text(
-        meta, "awarder", "organization", "organisation", "institution", "company", "employer", "venue"
-    )
-    if kind == "award":
-        return Award(title=title, organization=organization or None, year=parse_year(start))
-    if kind == "news":
-        url = _meta_text(meta, "link", "url") or None
-        return NewsItem(text=title, date=parse_date(start) if start else None, url=url)
-    end = _meta_text(meta, "enddate", "end", "end_date")
-    return Role(title=title, organization=organization or None, start=parse_date(start) if start else None,
-                end=parse_date(end) if end else None)
+def _named_kind(name: str) -> str | None:
+    """The kind a file or folder name announces, its dashes and underscores read as spaces."""
+    return heading_kind(name.replace("-", " ").replace("_", " "))
 
 
 def config_tagline_role(config: str) -> Role | None:

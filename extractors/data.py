@@ -486,7 +486,8 @@ def _award(fields: _Fields, scope: _Scope) -> Award | None:
     title = clean_title(fields.text(_AWARD) or fields.text(("title", "name")))
     if not title:
         return None
-    year = parse_year(fields.text(_YEAR_FIELDS)) or parse_year((_iso_date(fields.value(_DATE)) or "")[:4])
+    when = _iso_date(fields.value(_DATE)) or _iso_date(fields.value(_START)) or ""
+    year = parse_year(fields.text(_YEAR_FIELDS)) or parse_year(when[:4])
     return Award(title=title, organization=fields.text(_ORG, words=20) or None, year=year or scope.year)
 
 

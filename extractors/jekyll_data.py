@@ -26,7 +26,7 @@ extractor.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
 
@@ -42,6 +42,7 @@ from watcher.text import parse_date
 __all__ = [
     "CASES",
     "JekyllDataExtractor",
+    "collection_records",
     "first_per_name",
     "front_matter",
     "markdown_to_text",
@@ -125,7 +126,7 @@ class JekyllDataExtractor(Extractor):
         if not doc.is_bundle:
             return [], DataReading()
         reading = read_data_files(doc.files)
-        reading.records.extend(_collection_records(doc.files))
+        reading.records.extend(collection_records(doc.files))
         news = [
             item
             for path in sorted(doc.files)
@@ -140,15 +141,20 @@ def _is_jekyll(files: Mapping[str, str]) -> bool:
     return any(path.startswith(("_data/", "_posts/")) for path in files)
 
 
-def _collection_records(files: Mapping[str, str]) -> list[Record]:
-    """Records of collections named for a kind: each file's front matter is one entry of the list."""
+def collection_records(files: Mapping[str, str], name_of: Callable[[str], str | None] | None = None) -> list[Record]:
+    """Records of collections named for a kind (``name_of`` gives a path's collection, or None):
+    each file's front matter is one entry of its collection's list, read by the data reader."""
     by_collection: dict[str, list[dict[str, Any]]] = {}
     for path in sorted(files):
-        if m := _COLLECTION_PATH.match(path):
+        if (name := (name_of or _collection_name)(path)) is not None:
             meta, _body = front_matter(files[path])
             if meta:
-                by_collection.setdefault(m["name"], []).append(meta)
+                by_collection.setdefault(name, []).append(meta)
     return [r for name, metas in by_collection.items() for r in read_data(metas, f"_{name}/", name).records]
+
+
+def _collection_name(path: str) -> str | None:
+    return m["name"] if (m := _COLLECTION_PATH.match(path)) else None
 
 
 CASES: Sequence[Case] = (
