@@ -92,18 +92,8 @@ def read_tree(top: Box, title: str = "") -> Reading:
     intro: list[str] = []
     seen_kind = False
     sections = list(root.walk())
-    read: dict[int, list[_Read]] = {}
-    for section in sections:
-        decisions = read[id(section)] = []
-        for made_of, entries, context, blocks in _lists(section):
-            decision = read_list(entries, context)
-            if blocks:
-                split = _split_blocks(entries, blocks, decision.kind, context)
-                if split is not None:
-                    split_decision = read_list(split, context)
-                    if len(split_decision.records) > len(decision.records):
-                        decision, entries, made_of = split_decision, split, f"{made_of}, some a line each"
-            decisions.append((made_of, entries, decision))
+    # Every list is read first: whether a lone line is a stray needs its whole section's lists.
+    read = {id(section): _read_lists(section) for section in sections}
     solid = _solid_counts(sections, read)
     for section in sections:
         kind = _announced(section)
@@ -142,6 +132,21 @@ def read_tree(top: Box, title: str = "") -> Reading:
 
 
 _Read = tuple[str, list[Entry], Decision]
+
+
+def _read_lists(section: Section) -> list[_Read]:
+    """Each list of a section read as one kind, or a line each where its blocks read better so."""
+    decisions: list[_Read] = []
+    for made_of, entries, context, blocks in _lists(section):
+        decision = read_list(entries, context)
+        if blocks:
+            split = _split_blocks(entries, blocks, decision.kind, context)
+            if split is not None:
+                split_decision = read_list(split, context)
+                if len(split_decision.records) > len(decision.records):
+                    decision, entries, made_of = split_decision, split, f"{made_of}, some a line each"
+        decisions.append((made_of, entries, decision))
+    return decisions
 
 
 def _is_solid(record: Record) -> bool:
