@@ -9,7 +9,8 @@ After a run of checks, ``reconcile_moves`` pairs the removals and additions the 
 pages of one site, by the diff's rules (identity, then fuzzy labels; ``watcher.diff.pair_items``).
 A pair that changed nothing a reader cares about is a move, and both changes are dropped; one
 that did (a preprint that gained its journal, a student now alumni) becomes one *modified*
-change on the page the item moved to. Notifications not yet sent follow: the dropped changes
+change on the page the item moved to. A removal of an item another page of the site still
+shows is dropped too: the item has not left the site. Notifications not yet sent follow: the dropped changes
 leave their pending deliveries, and a delivery left with nothing to say is dropped too.
 
 A site is the sources of one person or lab (a source's label), else the pages of one web host
@@ -54,20 +55,22 @@ def reconcile_moves(session: Session, source_ids: Sequence[int], since: datetime
     ).all()
     if not changes:
         return 0
-    sources = {s.id: s for s in session.scalars(select(Source).where(Source.id.in_({c.source_id for c in changes})))}
+    site_by_source = {
+        s.id: site_of(s.url, s.label) for s in session.scalars(select(Source).where(Source.id.in_(source_ids)))
+    }
+    site_sources: dict[str, list[int]] = {}
+    for source_id, site in site_by_source.items():
+        site_sources.setdefault(site, []).append(source_id)
     by_site: dict[str, list[Change]] = {}
     for change in changes:
-        source = sources[change.source_id]
-        by_site.setdefault(site_of(source.url, source.label), []).append(change)
-    site_sources: dict[str, list[int]] = {}
-    for source in session.scalars(select(Source).where(Source.id.in_(source_ids))):
-        site_sources.setdefault(site_of(source.url, source.label), []).append(source.id)
+        by_site.setdefault(site_by_source[change.source_id], []).append(change)
     dropped: list[Change] = []
     for site, group in by_site.items():
         if len({c.source_id for c in group}) > 1:
             dropped.extend(_merge_moves(group))
-        left = [c for c in group if c.change == "removed" and all(c is not d for d in dropped)]
-        if left and len(site_sources.get(site, ())) > 1:
+        merged = {id(c) for c in dropped}
+        left = [c for c in group if c.change == "removed" and id(c) not in merged]
+        if left and len(site_sources[site]) > 1:
             dropped.extend(_still_on_site(session, left, site_sources[site]))
     if not dropped:
         return 0
