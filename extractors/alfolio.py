@@ -334,7 +334,16 @@ def _parse_bundle(files: Mapping[str, str]) -> list[Record]:
     data_members = [r for r in data if isinstance(r, Member)]
     data_papers = [r for r in data if isinstance(r, Paper)]
     members = first_per_name([*_people_collection(files), *data_members])
-    return [*papers, *data_papers, *news, *about, *members]
+    return [*papers, *data_papers, *news, *_cv_over_bio(about, data), *members]
+
+
+def _cv_over_bio(about: list[Record], data: list[Record]) -> list[Record]:
+    """Positions and awards from the CV data (``_data/cv.yml``, ``resume.json``) where it states them:
+    its entries are structured, the biography's sentences are reworded freely. The biography fills
+    in a kind the CV leaves out."""
+    cv = [r for r in data if isinstance(r, Role | Award)]
+    stated = {r.kind for r in cv}
+    return [*cv, *(r for r in about if r.kind not in stated)]
 
 
 def _news_item(path: str, text: str) -> NewsItem | None:

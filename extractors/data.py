@@ -179,6 +179,11 @@ _NOT_ANNOUNCING = frozenset({"project", "projects", "events", "event", "highligh
                              "professional", "training", "cv", "reports", "director", "latest"})
 
 
+#: CV lists whose entries have a "name" but are not the people of a group (JSON Resume and kin).
+_NOT_PEOPLE = frozenset({"references", "referees", "skills", "languages", "interests", "projects", "certificates",
+                         "certifications", "tools", "software", "courses", "teaching"})
+
+
 def _announced(name: str) -> str | None:
     """The kind a key, file stem or folder names ("publications" -> paper, "team_members" -> member)."""
     words = clean_text(re.sub(r"[_\-.]+|(?<=[a-z])(?=[A-Z])", " ", name))
@@ -491,6 +496,9 @@ def _award(fields: _Fields, scope: _Scope) -> Award | None:
     return Award(title=title, organization=fields.text(_ORG, words=20) or None, year=year or scope.year)
 
 
+_OPEN_START = re.compile(r"^(?:since|from)\s+|[\s\-–—]+$", re.I)
+
+
 def _role(fields: _Fields, scope: _Scope) -> Role | None:
     title = clean_title(fields.text(_POSITION, words=20))
     if not title:
@@ -499,8 +507,8 @@ def _role(fields: _Fields, scope: _Scope) -> Role | None:
     if start is None and end is None and (period := fields.text(_PERIOD)):
         if found := find_range(period):
             start, end = found[0], found[1]
-        else:
-            start = _iso_date(period)
+        else:  # "2020 - " and "since 2020": a start with the end left open
+            start = _iso_date(_OPEN_START.sub("", period))
     organization = fields.text(_ORG, words=20) or _non_person_name(fields, words=12)
     return Role(title=title, organization=organization or None, start=start, end=end)
 
@@ -721,6 +729,8 @@ def _list_kind(records: list[_Fields], scope: _Scope) -> tuple[str | None, str]:
     if kind is None or count < half:
         return None, "entries share no record shape"
     if kind == "member":
+        if _key(scope.where.rsplit(".", 1)[-1]) in _NOT_PEOPLE:
+            return None, "a CV's list of other things"
         named = [r for r in records if r.name()]
         people = sum(is_person_name(_split_name(r.name())[0]) for r in named)
         hinted = sum(bool(_PERSON_HINTS & r.by_key.keys()) for r in named)

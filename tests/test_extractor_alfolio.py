@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from extractors.alfolio import AlfolioExtractor, read_awards, read_positions
-from watcher.records import Award, Document, Role
+from watcher.diff import StoredItem, diff_items
+from watcher.records import Award, Document, Role, record_fields
 
 
 @pytest.mark.parametrize(
@@ -97,3 +98,66 @@ def test_odd_documents_fail_softly() -> None:
     assert extractor.parse(Document(url="https://x.org/", text="<html><ol class='bibliography'><li>")) == []
     bundle = Document(url="github:o/r", files={"_bibliography/papers.bib": "@@@", "_people/x.md": "---\n: [\n---"})
     assert extractor.parse(bundle) == []
+
+
+_CV_YML = """\
+- title: General Information
+  type: map
+  contents:
+    - name: Current Position
+      value: {current}
+- title: Experience
+  type: time_table
+  contents:
+    - title: {current}
+      institution: Hillcrest University, Lyon, France
+      year: 2021 -
+    - title: Software Engineer
+      institution: Acme Systems
+      year: 2015 - 2021
+- title: Honors and Awards
+  type: time_table
+  contents:
+    - year: 2019
+      items:
+        - Graduate Student of the Year Award
+"""
+
+
+def _bundle(bio: str, current: str) -> Document:
+    about = f"---\nlayout: about\npermalink: /\nsubtitle: Runtime verification\nprofile:\n  align: right\n---\n{bio}\n"
+    return Document(
+        url="github:o/o.github.io",
+        files={
+            "_pages/about.md": about,
+            "_data/cv.yml": _CV_YML.format(current=current),
+            "_news/a.md": "---\ndate: 2025-01-02\ninline: true\n---\nWe won a grant!",
+        },
+    )
+
+
+def test_cv_data_states_the_positions_and_awards_and_a_reworded_biography_changes_nothing() -> None:
+    before = AlfolioExtractor().parse(
+        _bundle("I am currently a Ph.D. Researcher at Hillcrest University, since 2021.", "Ph.D. Researcher")
+    )
+    assert [r for r in before if isinstance(r, Role | Award)] == [
+        Role(title="Ph.D. Researcher", organization="Hillcrest University, Lyon, France", start="2021"),
+        Role(title="Software Engineer", organization="Acme Systems", start="2015", end="2021"),
+        Award(title="Graduate Student of the Year Award", year=2019),
+    ]
+    # The biography is rewritten; the CV is not: nothing is news.
+    after = AlfolioExtractor().parse(
+        _bundle("Before research, I spent six years building software. I work on runtime verification.",
+                "Ph.D. Researcher")
+    )
+    stored = [StoredItem(kind=r.kind, key=r.key, fields=record_fields(r)) for r in before]
+    assert diff_items(stored, after).changes == ()
+
+
+def test_the_biography_states_positions_when_the_cv_data_has_none() -> None:
+    files = {"_pages/about.md": "---\nlayout: about\npermalink: /\nprofile:\n  align: right\n---\n"
+                                "I am an Assistant Professor at Hillcrest University.\n",
+             "_data/cv.yml": "- title: Languages\n  type: list\n  contents:\n    - English\n",
+             "_news/a.md": "---\ndate: 2025-01-02\n---\nHello."}
+    roles = [r for r in AlfolioExtractor().parse(Document(url="github:o/r", files=files)) if r.kind == "role"]
+    assert roles == [Role(title="Assistant Professor", organization="Hillcrest University")]

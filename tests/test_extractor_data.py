@@ -309,3 +309,19 @@ def test_yaml_aliases_nesting_one_object_many_times_stay_bounded() -> None:
     reading = read_data_files({"data/people.yml": "\n".join(lines) + "\n"})
     assert reading.truncated
     assert len(reading.records) <= MAX_ENTRIES
+
+
+def test_a_resume_s_references_projects_and_skills_are_not_people_and_an_open_range_is_a_start() -> None:
+    resume = {
+        "work": [{"name": "Acme University", "position": "Assistant Professor", "startDate": "2023-09-01"}],
+        "education": [{"institution": "Hillcrest University", "studyType": "PhD", "year": "2018 - "}],
+        "references": [{"name": "John Smith", "reference": "A pleasure to work with."}],
+        "projects": [{"name": "Tidal Nets", "description": "A toolkit."}],
+        "skills": [{"name": "Python", "keywords": ["numpy"]}],
+        "people": [{"name": "Ana Lima", "role": "PhD student"}],
+    }
+    assert _records(resume, "resume") == [
+        Role(title="Assistant Professor", organization="Acme University", start="2023-09-01"),
+        Role(title="PhD", organization="Hillcrest University", start="2018"),
+        Member(name="Ana Lima", role="PhD student"),
+    ]
