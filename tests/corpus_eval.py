@@ -330,6 +330,8 @@ def score_site(site_dir: Path, workdir: Path) -> SiteScore:
             changes = json.loads(_watcher(workdir, db_url, "diff", "--format", "json"))
             if previous is not None:
                 key = f"{previous}->{version['version']}"
+                if dump := os.environ.get("CORPUS_EVAL_DUMP"):
+                    (Path(dump) / f"{site_dir.name}.{key}.json").write_text(json.dumps(changes, indent=1))
                 reported = [
                     (c["change"], CATEGORY[c["kind"]], _label(c["kind"], c["item"] or {})) for c in changes
                 ]
@@ -407,7 +409,11 @@ def _main() -> None:
     parser.add_argument("--half", choices=["A", "B"], help="Only one half of the corpus (a fixed hash of the site).")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="Sites scored at once.")
     parser.add_argument("--misses", action="store_true", help="List each missed and false change.")
+    parser.add_argument("--dump", type=Path, help="Write each pair's reported changes (JSON) to this folder.")
     args = parser.parse_args()
+    if args.dump:
+        args.dump.mkdir(parents=True, exist_ok=True)
+        os.environ["CORPUS_EVAL_DUMP"] = str(args.dump.resolve())
     with tempfile.TemporaryDirectory() as tmp:
         results = score_corpus(Path(tmp), args.site, args.half, args.jobs)
     print(format_table(results))

@@ -125,8 +125,9 @@ class FieldRule:
     reported: pages drop details (a venue badge, a link) far more often than facts are
     retracted. ``appearing`` reports a value that appears where there was none (a venue
     for a preprint, an end date for a current role). ``typo_tolerant`` ignores edits of
-    at most two letters inside words of five or more letters ("accpted" -> "accepted"),
-    never a change of digits or of short words (ICCV -> ECCV stays a change).
+    at most two letters inside words of five or more letters ("accpted" -> "accepted"), or of
+    two letters or spaces in a text of 24 or more, and an article put in or left out; never a
+    change of digits or of a short text's short words (ICCV -> ECCV stays a change).
     ``year_tolerant`` ignores a year added to or dropped from the text (a badge "ECCV"
     restyled as "ECCV 2024"); a year that changes into another is still reported.
     ``companion`` reports a change only beside a change of another field.
@@ -146,26 +147,31 @@ class FieldRule:
 
 _CHANGE = FieldRule()
 _APPEAR = FieldRule(appearing=True)
+_TYPO = FieldRule(typo_tolerant=True)
+_APPEAR_TYPO = FieldRule(appearing=True, typo_tolerant=True)
 
 #: The fields of each kind whose change is reported as *modified*; other fields (urls,
 #: DOIs, arXiv ids) are refreshed silently: a paper gaining a DOI link is not news.
 MEANINGFUL_FIELDS: Mapping[str, Mapping[str, FieldRule]] = {
     # arXiv -> CVPR (venue) and 2023 -> 2024 (year) are the classic modified paper; a title
-    # typo fix too. An author list edit on its own (a co-author added, a new citation style) is
-    # detail, refreshed silently; beside such a change it is told too.
+    # spelling fix is not news (the stored title is refreshed). An author list edit on its own
+    # (a co-author added, a new citation style) is detail, refreshed silently; beside such a
+    # change it is told too.
     "paper": {
-        "title": _CHANGE,
+        "title": _TYPO,
         "authors": FieldRule(companion=True),
         "venue": FieldRule(appearing=True, typo_tolerant=True, year_tolerant=True),
         "year": _CHANGE,
     },
-    # A promotion, a new organisation, a role that ends (an end date appears).
-    "role": {"title": _CHANGE, "organization": _APPEAR, "start": _CHANGE, "end": _APPEAR},
+    # A promotion, a new organisation, a role that ends (an end date appears). A spelling fix is not.
+    "role": {"title": _TYPO, "organization": _APPEAR_TYPO, "start": _CHANGE, "end": _APPEAR},
     # A reworded item; a corrected date. A touch-up (a place dropped, a tense, a typo) is not news.
     "news": {"text": FieldRule(touch_up_tolerant=True), "date": _CHANGE},
-    "award": {"title": _CHANGE, "organization": _APPEAR, "year": _CHANGE},
-    # PhD student -> Alumni.
-    "member": {"name": _CHANGE, "role": FieldRule(appearing=True, span_tolerant=True)},
+    "award": {"title": _TYPO, "organization": _APPEAR_TYPO, "year": _CHANGE},
+    # PhD student -> Alumni. The person is the identity: a name written more fully ("David Lee" ->
+    # "David A. Lee") is told only beside a new role; "Assitant Professor" corrected is not news.
+    "member": {"name": FieldRule(companion=True), "role": FieldRule(appearing=True, span_tolerant=True,
+                                                                     typo_tolerant=True)},
 }
 
 #: Numbers, in digits or words: "Two papers" -> "Three papers" is news.
@@ -642,16 +648,33 @@ def _blank(value: Any) -> bool:
 
 
 def _only_typos(old: str, new: str) -> bool:
-    """Every changed word is a long word edited by at most two letters, digits untouched."""
+    """Every changed word is a long word edited by at most two letters, digits untouched; an
+    article put in or left out ("at University of X" -> "at the University of X") is no edit."""
     from rapidfuzz.distance import Levenshtein
 
-    old_words, new_words = old.split(), new.split()
+    # In a long text, two letters or spaces ("Dta" -> "Data", "Anti Government" -> "Antigovernment").
+    if (
+        len(old) >= _TYPO_MIN_TEXT
+        and _DIGITS.findall(old) == _DIGITS.findall(new)
+        and Levenshtein.distance(old, new, score_cutoff=3) <= 2
+    ):
+        return True
+    old_words, new_words = _without_articles(old), _without_articles(new)
     if len(old_words) != len(new_words):
         return False
     return all(
         a == b or (a.isalpha() and b.isalpha() and min(len(a), len(b)) >= 5 and Levenshtein.distance(a, b) <= 2)
         for a, b in zip(old_words, new_words, strict=True)
     )
+
+
+_ARTICLES = frozenset({"a", "an", "the"})
+#: A text this long is not made another by two letters.
+_TYPO_MIN_TEXT = 24
+
+
+def _without_articles(text: str) -> list[str]:
+    return [word for word in text.split() if word not in _ARTICLES]
 
 
 def _only_a_year_added(old: str, new: str) -> bool:
