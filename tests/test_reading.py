@@ -119,6 +119,20 @@ def test_a_bold_owner_name_in_the_author_line_is_not_the_title() -> None:
     assert (paper.venue, paper.year) == ("Journal of Coastal Research", 2023)
 
 
+def test_a_possessive_title_is_the_title_not_the_press_links_under_it() -> None:
+    html = """<html><body><h3>Articles</h3><ul><li>
+    <a href="papers/jobs.pdf"><strong>Legislators' Outside Earnings and Voting Behavior</strong></a>
+    <a href="https://doi.org/10.5555/lj.7">Journal</a> <a href="papers/app.pdf">Appendix</a><br>
+    <i>Legislative Studies Quarterly</i>. 2024.<br>
+    Media Coverage: <a href="https://blog.example.org/p">LSQ Blog</a>,
+    <a href="https://pod.example.org/e">The Hill Podcast</a>
+    </li><li><a href="https://doi.org/10.5555/lj.8">[Published Version]</a> <i>Legislative Studies Quarterly</i>. 2023.
+    </li></ul></body></html>"""
+    (paper,) = _of(Paper, _read(html))
+    assert paper.title == "Legislators' Outside Earnings and Voting Behavior"
+    assert (paper.venue, paper.year) == ("Legislative Studies Quarterly", 2024)
+
+
 @pytest.mark.parametrize(
     ("citation", "title", "authors"),
     [

@@ -94,6 +94,8 @@ def _name_word(word: str) -> bool:
         return False
     if len(stripped) <= 3 and stripped.replace(".", "").replace("-", "").isupper():
         return True  # initials: "J", "J.", "JA", "J.-P"
+    if stripped.endswith(("'", "’", "'s", "’s")):
+        return False  # a possessive ("Politicians'", "Nature's") belongs to a title
     body = stripped.replace("-", "").replace("'", "").replace("’", "").replace(".", "")
     return body.isalpha()
 

@@ -91,7 +91,7 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
         return None
     title = clean_title(title)
     words = len(title.split())
-    if words < 2 or words > 50 or looks_like_authors(title):
+    if words < 2 or words > 50 or looks_like_authors(title) or is_link_label(title):
         return None
     if words <= 8 and is_venue(title):
         return None  # "CVPR, 2025" on a line of its own is where a paper appeared, not one
@@ -176,10 +176,30 @@ def _title_like(candidate: str, text: str, lines: Sequence[str]) -> bool:
         return False
     if LINK_WORDS.match(candidate) or looks_like_authors(candidate) or is_person_name(candidate, 3):
         return False
+    if is_link_label(candidate):
+        return False
     if words <= 8 and is_venue(candidate):
         return False
     # A bold or linked name inside the author line (the page owner, a co-author) is not the title.
     return not any(candidate in line and line != candidate and looks_like_authors(line) for line in lines)
+
+
+#: Short labels of links to other forms of a paper or to talk about it: "[Published Version]",
+#: "Replication files", "LSQ Blog", "The Hill Podcast", "Press coverage".
+_LABEL_NOUN = re.compile(
+    r"\b(?:version|blog|blog post|podcast|coverage|interview|op-?ed|column|press release|slides|video|recording"
+    r"|repository|repo|replication (?:files|package|materials)|online appendix)$",
+    re.I,
+)
+
+
+def is_link_label(text: str) -> bool:
+    """A short label of a link beside a paper, in brackets or ending in what it links to."""
+    text = text.strip()
+    words = len(text.split())
+    if text.startswith("[") and text.endswith("]") and words <= 4:
+        return True
+    return words <= 3 and _LABEL_NOUN.search(text) is not None
 
 
 def _citation_title(lines: Sequence[str], text: str) -> str | None:
