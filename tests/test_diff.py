@@ -559,3 +559,22 @@ def test_members_sharing_only_a_surname_are_two_people() -> None:
     lab = [Member(name=f"Student Number{n}", role="PhD student") for n in range(5)]
     result = run([*lab, Member(name="Ana Silva")], [*lab, Member(name="Rui Silva")])
     assert sorted(c.change for c in result.changes) == ["added", "removed"]
+
+
+def test_a_preprint_server_appearing_as_the_venue_is_not_news() -> None:
+    before = [*papers(4), Paper(title="Sparse Reef Maps", year=2023)]
+    for venue in ("PsyArXiv", "arXiv preprint arXiv:2106.10866", "bioRxiv 2023"):
+        assert run(before, [*papers(4), Paper(title="Sparse Reef Maps", venue=venue, year=2023)]).changes == ()
+    for venue in ("Submitted to Ecology", "Under revision at Econometric Theory", "ICLR 2024"):
+        change = only(run(before, [*papers(4), Paper(title="Sparse Reef Maps", venue=venue, year=2023)]))
+        assert change.delta == {"venue": {"old": None, "new": venue}}
+
+
+def test_an_entry_reused_for_another_paper_is_one_added_and_one_removed() -> None:
+    before = [*papers(4), Paper(title="Recsys Feedback for Reranking", arxiv="2410.05939")]
+    after = [*papers(4), Paper(title="Direct Preference Optimization for Recommenders", arxiv="2410.05939")]
+    result = run(before, after)
+    assert sorted((c.change, (c.after or c.before or {})["title"]) for c in result.changes) == [
+        ("added", "Direct Preference Optimization for Recommenders"),
+        ("removed", "Recsys Feedback for Reranking"),
+    ]

@@ -146,3 +146,26 @@ def test_a_preprint_entry_kept_beside_its_published_version_stays_apart() -> Non
     plain = Paper(title="Sparse Lexicons for Parsing", venue="EMNLP 2024", year=2024)
     (merged,) = normalise_records([plain, linked])
     assert (merged.doi, merged.year) == ("10.1000/lex.2024", 2024)
+
+
+def test_an_identifier_two_unlike_titles_share_identifies_neither() -> None:
+    # An entry copied with its links: two papers, told apart by title, each keeping its other details.
+    records = normalise_records([
+        Paper(title="Tidal Maps from Sparse Gauges", arxiv="2410.05939", venue="arXiv"),
+        Paper(title="Reef Sound Classification with Small Models", arxiv="2410.05939", venue="ICASSP 2025"),
+        Paper(title="Storm Surge Forecasts", doi="10.5555/surge.1"),
+    ])
+    assert [r.key for r in records] == [
+        "title:tidal maps from sparse gauges",
+        "title:reef sound classification with small models",
+        "doi:10.5555/surge.1",
+    ]
+    assert records[1].venue == "ICASSP 2025"
+
+
+def test_one_paper_listed_twice_with_its_identifier_is_still_one() -> None:
+    records = normalise_records([
+        Paper(title="Tidal Maps from Sparse Gauges", arxiv="2410.05939"),
+        Paper(title="Tidal maps from sparse gauges.", arxiv="2410.05939", venue="ICML 2025"),
+    ])
+    assert len(records) == 1 and records[0].key == "arxiv:2410.05939" and records[0].venue == "ICML 2025"

@@ -35,8 +35,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from watcher.normalise import alike_titles
 from watcher.records import Record, record_fields
-from watcher.text import is_preprint_doi, normalise_key
+from watcher.text import is_preprint_doi, is_preprint_server_venue, normalise_key
 
 if TYPE_CHECKING:
     import numpy as np
@@ -133,6 +134,8 @@ class FieldRule:
     ``companion`` reports a change only beside a change of another field.
     ``touch_up_tolerant`` ignores an edit that adds at most one word and drops at most three,
     numbers untouched ("won" -> "wins", ", Austin, Texas, US" -> ", Austin, Texas").
+    ``quiet_preprint`` does not report a preprint server appearing as the value ("arXiv" for a
+    paper listed without a venue): the listing said as much.
     ``span_tolerant`` ignores years dropped from the same words ("PhD (2016-2022)" restyled as
     "PhD (2022)"): no date is new; a year that appears ("2019-" -> "2019-2024") is reported.
     """
@@ -143,6 +146,7 @@ class FieldRule:
     span_tolerant: bool = False
     companion: bool = False
     touch_up_tolerant: bool = False
+    quiet_preprint: bool = False
 
 
 _CHANGE = FieldRule()
@@ -160,7 +164,7 @@ MEANINGFUL_FIELDS: Mapping[str, Mapping[str, FieldRule]] = {
     "paper": {
         "title": _TYPO,
         "authors": FieldRule(companion=True),
-        "venue": FieldRule(appearing=True, typo_tolerant=True, year_tolerant=True),
+        "venue": FieldRule(appearing=True, typo_tolerant=True, year_tolerant=True, quiet_preprint=True),
         "year": _CHANGE,
     },
     # A promotion, a new organisation, a role that ends (an end date appears). A spelling fix is not.
@@ -335,7 +339,11 @@ def _dedupe(entries: Iterable[_Entry]) -> list[_Entry]:
 def _match(old: list[_Entry], new: list[_Entry]) -> tuple[list[tuple[_Entry, _Entry]], list[_Entry], list[_Entry]]:
     """Pairs (before, after), then the unmatched old (removed) and new (added) entries."""
     new_by_id = {(e.kind, e.key): e for e in new}
-    pairs = [(e, new_by_id[(e.kind, e.key)]) for e in old if (e.kind, e.key) in new_by_id]
+    pairs = [
+        (e, after)
+        for e in old
+        if (after := new_by_id.get((e.kind, e.key))) is not None and not _unlike_papers(e, after)
+    ]
     matched = {(e.kind, e.key) for e, _ in pairs}
     lost = [e for e in old if (e.kind, e.key) not in matched]
     found = [e for e in new if (e.kind, e.key) not in matched]
@@ -351,6 +359,16 @@ def _match(old: list[_Entry], new: list[_Entry]) -> tuple[list[tuple[_Entry, _En
         lost = [e for e in lost if id(e) not in paired_old]
         found = [e for e in found if id(e) not in paired_new]
     return _pair_moved_position(pairs, lost, found)
+
+
+def _unlike_papers(before: _Entry, after: _Entry) -> bool:
+    """One DOI or arXiv id on a paper of quite another title: the entry was reused for a new
+    paper (its links copied), not retitled."""
+    return (
+        before.kind == "paper"
+        and not before.key.startswith("title:")
+        and not alike_titles(str(before.fields.get("title") or ""), str(after.fields.get("title") or ""))
+    )
 
 
 def _pair_moved_position(
@@ -422,7 +440,7 @@ def _score_papers(
                 new_by_id.setdefault(after.fields[name], []).append(j)
         for i, before in enumerate(olds):
             for j in new_by_id.get(before.fields.get(name) or "", ()):
-                if (i, j) not in matched:
+                if (i, j) not in matched and not _unlike_papers(before, news[j]):
                     matched.add((i, j))
                     candidates.append((200.0, i, j))
     # A retitled paper keeps its link (its PDF, its page), unless the page gives that link to
@@ -632,7 +650,7 @@ def _reportable(rule: FieldRule, old: Any, new: Any) -> bool:
     if _blank(new):
         return False
     if _blank(old):
-        return rule.appearing
+        return rule.appearing and not (rule.quiet_preprint and is_preprint_server_venue(new))
     if not (isinstance(old, str) and isinstance(new, str)):
         return True
     return not (

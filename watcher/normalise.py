@@ -8,6 +8,7 @@ duplicates through a dictionary of identity keys (no pairwise comparison).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import fields as dataclass_fields
 from dataclasses import replace
@@ -56,7 +57,37 @@ def normalise_records(records: Iterable[Record]) -> list[Record]:
             aliases += _aliases(merged[slot])
         for alias in aliases:
             slot_of.setdefault(alias, slot)
-    return merged
+    return _first_per_key(_without_shared_identifiers(merged))
+
+
+def _first_per_key(records: list[Record]) -> list[Record]:
+    """One record per identity, the first: entries kept apart that still share a key (a talk
+    and a paper of one title, neither with an identifier) would otherwise be read as one item
+    now in one form, now in the other."""
+    seen: set[tuple[str, str]] = set()
+    kept = []
+    for record in records:
+        if (record.kind, record.key) not in seen:
+            seen.add((record.kind, record.key))
+            kept.append(record)
+    return kept
+
+
+def _without_shared_identifiers(records: list[Record]) -> list[Record]:
+    """Papers of unlike titles that share a DOI or arXiv id (an entry copied with its links, a
+    blog post listed under its paper's DOI) are told apart by their titles: an identifier that two
+    papers of one page carry identifies neither."""
+    holders = Counter(
+        identifier for r in records if isinstance(r, Paper) for identifier in (r.doi, r.arxiv) if identifier
+    )
+    if all(count == 1 for count in holders.values()):
+        return records
+    return [
+        replace(r, doi=None if holders[r.doi] > 1 else r.doi, arxiv=None if holders[r.arxiv] > 1 else r.arxiv)
+        if isinstance(r, Paper) and (holders[r.doi] > 1 or holders[r.arxiv] > 1)
+        else r
+        for r in records
+    ]
 
 
 def normalise_record(record: Record) -> Record | None:
@@ -211,6 +242,26 @@ def _find_duplicate(
     return None
 
 
+#: Two titles sharing less than this share of the shorter one's words are two papers whatever
+#: identifier they share: a retitled version keeps most of its words.
+UNLIKE_TITLES = 0.5
+_TITLE_FILLER = frozenset({"the", "and", "for", "with", "from", "via", "into", "its", "our", "are", "how", "what"})
+
+
+def alike_titles(first: str, second: str) -> bool:
+    """Whether two paper titles may be one paper's (a typo, a subtitle, a retitling that keeps
+    most words), whatever identifiers say. Words are compared by their first four letters, so
+    "Maps" and "Mapping" agree."""
+    a, b = _title_stems(first), _title_stems(second)
+    if not a or not b:
+        return True
+    return len(a & b) >= UNLIKE_TITLES * min(len(a), len(b))
+
+
+def _title_stems(title: str) -> set[str]:
+    return {word[:4] for word in normalise_key(title).split() if len(word) >= 3 and word not in _TITLE_FILLER}
+
+
 def _same_venue(first: Paper, second: Paper) -> bool:
     return not first.venue or not second.venue or normalise_key(first.venue) == normalise_key(second.venue)
 
@@ -219,6 +270,8 @@ def _compatible(first: Record, second: Record) -> bool:
     """Papers with the same title but different DOIs (a workshop and a journal version) stay
     apart, and so do roles with the same title at the same place in different years."""
     if isinstance(first, Paper) and isinstance(second, Paper):
+        if not alike_titles(first.title, second.title):
+            return False  # one DOI on two unlike titles: a copied link, not one paper
         if first.key != second.key and not _same_venue(first, second):
             # A preprint entry kept beside its published version is two entries.
             return False

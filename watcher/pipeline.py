@@ -1002,9 +1002,11 @@ def _sync_items(
         else:
             seen.append(row.id)
         current[ident] = row.id
-    current.update(_insert_items(session, list(new_rows.values())))
+    # Renamed rows take their new keys before new rows are written: a new item may take the key
+    # a renamed one gave up (a DOI that moved from one entry to another).
     _update_items(session, list(updated.values()), now)
     _move_items(session, list(moved.values()), now)
+    current.update(_insert_items(session, list(new_rows.values())))
     table = Item.__table__
     # Chunks keep the IN lists under SQLite's bound-parameter limit.
     for start in range(0, len(seen), 500):

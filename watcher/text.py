@@ -170,6 +170,23 @@ def is_preprint_doi(doi: str | None) -> bool:
     return bool(doi) and _PREPRINT_DOI.match(doi.lower()) is not None
 
 
+#: A venue that only names a preprint server ("arXiv preprint arXiv:2106.10866", "PsyArXiv",
+#: "bioRxiv 2024"): what is left once the server's names, its ids and years are taken out.
+_PREPRINT_SERVER_WORDS = re.compile(
+    r"\b(?:[a-z]*rxiv|corr|ssrn|osf|preprints?|e-?prints?|working papers?|abs|cs|math|stat|physics|q-bio|econ)\b"
+    r"|\b\d{4}[.\s]\d{4,5}(?:v\d+)?\b|\b(?:19|20)\d\d\b|[^\w]+|_",
+    re.I,
+)
+
+
+def is_preprint_server_venue(venue: str | None) -> bool:
+    """Whether a venue names nothing but a preprint server (a listed paper's venue appearing as
+    "arXiv" says no more than the listing did)."""
+    if not venue or not re.search(r"rxiv|corr\b|ssrn|\bosf\b|preprint", venue, re.I):
+        return False
+    return not _PREPRINT_SERVER_WORDS.sub("", venue).strip()
+
+
 def find_arxiv(text: str | None) -> str | None:
     """The first arXiv identifier in a text or link, without its version suffix."""
     if not text:
