@@ -384,6 +384,27 @@ def test_stored_items_follow_the_page_after_an_insert_an_edit_and_a_removal(
         assert gone.fields["title"] == PAPERS[4][0] and gone.removed_at == clock()
 
 
+def test_a_doi_that_moves_to_a_new_entry_is_stored_under_it_in_the_same_check(
+    watched: tuple[Database, StaticSite, int, Clock],
+) -> None:
+    # The first entry's DOI link was a copy of the next paper's: the page fixes it by moving the
+    # DOI to the new entry. The old item gives up the key in the check that a new item takes it.
+    database, site, source_id, clock = watched
+    doi = "https://doi.org/10.5555/quartz.7"
+    first = (PAPERS[0][0], PAPERS[0][1], f"{PAPERS[0][2]}. {doi}")
+    site.set("/", Page(page([first, *PAPERS[1:]]), content_type="text/markdown"))
+    run_check(database, source_id, clock)
+    new = ("Quartz: Crystal Caustics in the Wild", "Ada Quill", f"CVPR 2027. {doi}")
+    site.set("/", Page(page([new, *PAPERS]), content_type="text/markdown"))
+    clock.tick(hours=6)
+    outcome = run_check(database, source_id, clock)
+    assert outcome.status == "changed"
+    assert changes_of(database) == [("paper", "added", new[0])]
+    with database.session() as session:
+        keys = session.scalars(select(Item.key).where(Item.kind == "paper", Item.removed_at.is_(None))).all()
+        assert "doi:10.5555/quartz.7" in keys and len(keys) == len(PAPERS) + 1
+
+
 def test_sources_start_spread_over_their_hosts() -> None:
     # A lab's pages listed together would otherwise wait out their host's gap side by side,
     # holding the slots of the sources under way.
