@@ -39,6 +39,7 @@ from extractors.base import Case, Extractor
 from extractors.bibtex import parse_bibtex
 from extractors.data import member_from_fields, read_data_files
 from extractors.jekyll_data import first_per_name, front_matter, markdown_to_text, news_from_post
+from extractors.reading.owner import without_advisers
 from watcher.records import Award, Document, Member, NewsItem, Paper, Record, Role
 from watcher.text import clean_text, clean_title, find_arxiv, find_doi, parse_date, parse_year
 
@@ -160,6 +161,13 @@ def read_positions(text: str) -> list[Role]:
 
 
 def _position_in(sentence: str) -> Role | None:
+    role = _stated_position(sentence)
+    if role is None and (plain := without_advisers(sentence)) != sentence:
+        role = _stated_position(plain)  # "a PhD student advised by Jane Doe at X"
+    return role
+
+
+def _stated_position(sentence: str) -> Role | None:
     cues = {cue for cue in (_FIRST_PERSON, _AT) if cue.search(sentence)}
     for pattern in _POSITION_PATTERNS:
         if pattern.cue not in cues:

@@ -22,6 +22,8 @@ from watcher.records import Award, Document, Role, record_fields
         ("I previously worked with Acme's Graphics Research Team for a year.",
          Role(title="Graphics Research Team", organization="Acme", end="past")),
         ("I will soon join Hillcrest University.", Role(title="Incoming", organization="Hillcrest University")),
+        ("I am a PhD candidate supervised by Prof. Jane Roe and Bo Chen at the University of Lyon.",
+         Role(title="PhD candidate", organization="University of Lyon")),
         ("Research Engineer at Acme, Jan 2019 - Mar 2021", Role(title="Research Engineer", organization="Acme",
                                                                 start="2019-01", end="2021-03")),
     ],

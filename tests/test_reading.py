@@ -267,6 +267,10 @@ def test_the_reading_explains_each_list() -> None:
         ("Maria is a postdoc working on reef acoustics.", "Postdoc", None),
         ("I am a third-year PhD student at Lakeshore University.", "Third-year PhD student", "Lakeshore University"),
         ("This project is a collaboration with the city.", None, None),
+        ("I am a PhD student advised by Prof. Ana Lima at Lakeshore University.", "PhD student",
+         "Lakeshore University"),
+        ("I am currently a postdoc working with Ana Lima and Bo Chen at Halcyon Labs.", "Postdoc", "Halcyon Labs"),
+        ("I am a PhD student advised by Ana Lima and just started my third year.", "PhD student", None),
     ],
 )
 def test_the_owner_role_in_a_biography_sentence(sentence: str, title: str | None, organization: str | None) -> None:

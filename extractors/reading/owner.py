@@ -15,7 +15,20 @@ from extractors.reading.roles import ORG_WORDS
 from watcher.records import Role
 from watcher.text import clean_text, clean_title
 
-__all__ = ["read_bio_roles", "read_header_roles", "read_tagline_roles"]
+__all__ = ["read_bio_roles", "read_header_roles", "read_tagline_roles", "without_advisers"]
+
+_PERSON = r"(?:(?:Prof|Dr)\.?\s+)?[A-Z][\w.'’\-]*(?:\s+[A-Z][\w.'’\-]*){0,3}"
+#: "advised by Prof. Jane Doe", "working with Jane Doe and Bo Chen": who, not where.
+_ADVISERS = re.compile(
+    rf",?\s+(?:(?:co-?)?advised|supervised|mentored|hosted|working)\s+(?:by|with)\s+{_PERSON}"
+    rf"(?:\s*(?:,|and|&)\s*{_PERSON})*",
+)
+
+
+def without_advisers(sentence: str) -> str:
+    """A biography sentence without who advises the writer ("I am a PhD student advised by Jane
+    Doe at X" -> "I am a PhD student at X"): the position and the place stand together again."""
+    return _ADVISERS.sub("", sentence) if " by " in sentence or " with " in sentence else sentence
 
 
 def _looks_like_org(text: str) -> bool:
@@ -23,7 +36,10 @@ def _looks_like_org(text: str) -> bool:
 
 
 
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(\[])")
+# A full stop after a title or an initial ("Prof. Jane Doe", "J. Doe") ends no sentence.
+_SENTENCE_SPLIT = re.compile(
+    r"(?<=[.!?])(?<!\bProf\.)(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\b[A-Z]\.)\s+(?=[A-Z\"“(\[])"
+)
 _ORG_END = (
     r"(?=\s*(?:,\s*(?:where|and|working|under|advised|supervised|focusing|with|since|from|in\s+\d)|[;.!?(]"
     r"|\s+(?:where|working|under|advised|supervised|focusing|since|from|in\s+\d{4}|for\s|with\s|as\s"
@@ -52,7 +68,7 @@ _BIO_PATTERNS = (
     # No organisation named: "I'm a PhD student interested in visual word recognition".
     re.compile(
         r"\b(?:I am|I'm|is)\s+(?:currently\s+|now\s+)?an?\s+(?P<title>[^,;.]{2,60}?)"
-        r"(?=\s+(?:interested|working on|studying|researching|focusing|who|whose|based)\b|\s*[,;.]|\s*$)",
+        r"(?=\s+(?:interested|working on|studying|researching|focusing|who|whose|based|and)\b|\s*[,;.]|\s*$)",
         re.I,
     ),
 )
@@ -66,6 +82,7 @@ def read_bio_roles(text: str) -> list[Role]:
     for sentence in _SENTENCE_SPLIT.split(clean_text(text)):
         if _DEGREE_SENTENCE.search(sentence) or len(sentence) > 400:
             continue
+        sentence = without_advisers(sentence)
         for pattern in _BIO_PATTERNS:
             match = pattern.search(sentence)
             if not match:
