@@ -193,6 +193,17 @@ def test_leading_dates_in_many_styles(line: str, date: str, rest: str) -> None:
     assert leading_date(line) == (date, rest)
 
 
+def test_a_list_that_writes_the_day_first_reads_every_numeric_date_so() -> None:
+    rows = ["17/12/2021", "07/06/2021", "12/05/2021"]
+    html = "<html><body><h4>News</h4>" + "".join(
+        f"{date}<p>We welcome a new student, number {n}, to the lab.</p>" for n, date in enumerate(rows)
+    ) + "</body></html>"
+    assert [n.date for n in _of(NewsItem, _read(html))] == ["2021-12-17", "2021-06-07", "2021-05-12"]
+    # Where no date shows which comes first, the month does.
+    html = html.replace("17/12/2021", "11/12/2021")
+    assert [n.date for n in _of(NewsItem, _read(html))] == ["2021-11-12", "2021-07-06", "2021-12-05"]
+
+
 def test_words_that_only_look_like_dates_are_not_dates() -> None:
     assert leading_date("May I ask a question?") is None
     assert leading_date("2 papers accepted") is None

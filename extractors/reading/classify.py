@@ -11,11 +11,12 @@ nothing fits is not read: an item nobody can tell is there is better than a fals
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from extractors.reading.awards import read_award
 from extractors.reading.context import Context, Reading
+from extractors.reading.dates import day_first_where_written
 from extractors.reading.entries import Entry
 from extractors.reading.news import read_news
 from extractors.reading.papers import read_paper
@@ -62,6 +63,18 @@ def read_list(entries: Sequence[Entry], context: Context, *, min_shape_entries: 
     """Read a list's entries as the kind its heading announces, else as the kind its shape shows."""
     if not entries:
         return Decision(None, "no entries", ())
+    with day_first_where_written(text for entry in entries for text in _date_places(entry)):
+        return _read_list(entries, context, min_shape_entries)
+
+
+def _date_places(entry: Entry) -> Iterator[str]:
+    """Where an entry writes its date: a date field, its heading, its first lines or cells."""
+    yield from (text for text in (entry.fields.get("date"), entry.heading) if text)
+    yield from entry.lines[:2]
+    yield from entry.cells[:3]
+
+
+def _read_list(entries: Sequence[Entry], context: Context, min_shape_entries: int) -> Decision:
     count = len(entries)
     announced = context.kind
     if announced is not None:

@@ -8,9 +8,13 @@ time linear in the text, whatever the text.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import date
 
-__all__ = ["DATE", "DateRange", "find_date", "find_range", "leading_date", "parse_date_text"]
+__all__ = ["DATE", "DateRange", "day_first_where_written", "find_date", "find_range", "leading_date",
+           "parse_date_text"]
 
 _MONTH_NAMES = (
     r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
@@ -55,6 +59,29 @@ _RANGE = re.compile(
 )
 
 
+_DAY_FIRST: ContextVar[bool] = ContextVar("day_first", default=False)
+_NUMERIC_DATE = re.compile(r"(?<!\d)(\d{1,2})[-/.](\d{1,2})[-/.](?:19|20)\d\d(?!\d)")
+
+
+@contextmanager
+def day_first_where_written(texts: Iterable[str]) -> Iterator[None]:
+    """Read "07/06/2021" as 7 June within texts (one list's) whose numeric dates put the day
+    first where it shows ("17/12/2021") and never the month first ("12/17/2021")."""
+    day_first = month_first = False
+    for text in texts:
+        if "/" not in text and "." not in text and "-" not in text:
+            continue
+        for match in _NUMERIC_DATE.finditer(text):
+            first, second = int(match.group(1)), int(match.group(2))
+            day_first = day_first or first > 12
+            month_first = month_first or second > 12
+    token = _DAY_FIRST.set(day_first and not month_first)
+    try:
+        yield
+    finally:
+        _DAY_FIRST.reset(token)
+
+
 def _iso(year: int, month: int | None = None, day: int | None = None) -> str | None:
     if not 1900 <= year <= 2100:
         return None
@@ -78,8 +105,9 @@ def _from_groups(groups: dict[str, str | None], prefix: str = "") -> str | None:
         return _iso(int(y), int(get("m1") or 0), int(get("d1") or 0))
     if y := get("y2"):
         a, b = int(get("a2") or 0), int(get("b2") or 0)
-        # Day first when the first number cannot be a month ("17/12/2021"); month first otherwise.
-        day, month = (a, b) if a > 12 else (b, a)
+        # Day first when the first number cannot be a month ("17/12/2021"), or when the list it
+        # stands in writes its dates so ("07/06/2021" beside "17/12/2021"); month first otherwise.
+        day, month = (a, b) if a > 12 or (b <= 12 and _DAY_FIRST.get()) else (b, a)
         return _iso(int(y), month, day)
     if y := get("y3"):
         return _iso(int(y), _MONTHS.get((get("mon3") or "").lower()), int(get("d3") or 0))
