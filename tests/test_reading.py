@@ -133,6 +133,20 @@ def test_a_possessive_title_is_the_title_not_the_press_links_under_it() -> None:
     assert (paper.venue, paper.year) == ("Legislative Studies Quarterly", 2024)
 
 
+def test_a_status_before_the_journal_stays_in_the_venue_and_a_cited_journal_is_read_whole() -> None:
+    html = """<html><body><h2>Research</h2><br><br>
+    <a href="wp/tides.pdf">Tidal forcing of estuarine exchange in narrow channels</a>. Under revision for
+    <font color="#303060">Estuarine Science</font>. (with Ana Lima)
+    <br><br><a href="pub/salt.pdf">Salt wedges under drought in small estuaries</a>.
+    <font color="#303060">Annals - Journal of the Coastal Society</font> 42, 501–513. (with Bo Chen)
+    <br><br><a href="pub/sill.pdf">Sill mixing over a decade of moorings</a>. <font>Ocean Letters</font> 7, 1-12.
+    </body></html>"""
+    venues = [p.venue for p in _of(Paper, _read(html))]
+    assert venues == [
+        "Under revision for Estuarine Science", "Annals - Journal of the Coastal Society", "Ocean Letters",
+    ]
+
+
 @pytest.mark.parametrize(
     ("citation", "title", "authors"),
     [

@@ -28,8 +28,10 @@ _SENTENCE_BREAK = re.compile(r"(?<=[a-z0-9)\]?!”\"'])[.?!]\s+(?=[A-Z0-9\[(“\
 _URL = re.compile(r"https?://\S+")
 _NUMBERING = re.compile(r"^\s*(?:\[\s*[A-Za-z]?\d{1,4}\s*\]|\(?[A-Za-z]?\d{1,4}[.)])\s*")
 _VENUE_PREFIX = re.compile(
-    r"^(?:in|at|to appear in|to appear at|accepted (?:to|at|by|in)|published in|proceedings of|forthcoming in"
-    r"|under review at|submitted to|presented at)\b[:\s]*",
+    r"^(?:in|at|published in|proceedings of|presented at|(?P<status>to appear (?:in|at)"
+    r"|(?:conditionally )?accepted (?:to|at|by|in|for publication in)|forthcoming (?:in|at)"
+    r"|under (?:review|revision|submission) (?:at|for|in|with)|submitted to|resubmitted to"
+    r"|revise and resubmit (?:at|to|in)|r&r (?:at|in)|in press (?:at|in)))\b[:\s]*",
     re.I,
 )
 _YEAR_IN_PARENS = re.compile(
@@ -227,9 +229,13 @@ def _first_sentence(text: str) -> str:
 # ------------------------------------------------------------------ the other fields
 
 
+_SENTENCE_END = re.compile(r"(?<=[a-z0-9)\]])\.\s+")
+
+
 def _pieces(text: str) -> list[str]:
     """A citation cut at its full stops (not an initial's), bars and slashes."""
-    return [p.strip(" ,;:") for p in re.split(r"(?<=[a-z0-9)\]])\.\s+|\s[|/]\s|\s+[-–—]\s+", text) if p.strip(" ,;:")]
+    pieces = re.split(r"(?<=[a-z0-9)\]])\.\s+|\s[|/]\s|\s+[-–—]\s+", text)
+    return [piece for p in pieces if (piece := p.strip(" ,;:").lstrip(". "))]
 
 
 _WITH = re.compile(
@@ -301,17 +307,39 @@ def _venue(entry: Entry, lines: Sequence[str], title: str, rest: str, authors: t
         line = line.replace(title, " ", 1) if title in line else line
         if authors and (cut := author_prefix(line.strip())):
             line = _YEAR_IN_PARENS.sub("", line.strip()[cut:].lstrip(" .,:"))
+        # A journal named by its volume and pages, whole: "SERIEs - Journal of the X 14, 417-433".
+        for sentence in _SENTENCE_END.split(line):
+            if _cited_journal(sentence := sentence.strip(" ,;:").lstrip(". ")):
+                return _clean_venue(sentence) or None
         for piece in _pieces(line):
-            bare = _VENUE_PREFIX.sub("", piece)
+            # "Submitted to X" keeps its status: "Submitted to X" -> "X 2026" is the news.
+            prefix = _VENUE_PREFIX.match(piece)
+            bare = piece if prefix and prefix.group("status") else _VENUE_PREFIX.sub("", piece)
             if not bare or looks_like_authors(bare) or bare in author_text or LINK_WORDS.match(bare):
                 continue
             if parse_date_text(bare) or ((dated := leading_date(bare)) and looks_like_authors(dated[1])):
                 continue  # "Feb 3, 2026": when, not where
-            if _VENUE_PREFIX.match(piece) or is_venue(bare) or (parse_year(bare) and len(bare.split()) <= 10):
+            if prefix or is_venue(bare) or (parse_year(bare) and len(bare.split()) <= 10):
                 venue = _clean_venue(bare)
                 if venue and not LINK_WORDS.match(venue) and not _only_links(venue):
                     return venue
     return _line_under_title(lines, title, author_text)
+
+
+_PAGES = re.compile(r"\d\s*[-–—]{1,2}\s*[a-z]?\d|,\s*[a-z]?(?!(?:19|20)\d\d\s*$)\d{3,}\s*$", re.I)
+_JOURNAL_FILLER = frozenset({"of", "and", "the", "in", "on", "for", "&", "de", "a"})
+
+
+def _cited_journal(piece: str) -> bool:
+    """A journal as citations name it, by its volume and pages: "Econometric Theory 42, 501–513",
+    "Journal of Econometrics 242, 105805"."""
+    tail = _VOLUME_PAGES.search(piece)
+    if tail is None or not _PAGES.search(tail.group(0)) or leading_date(piece):
+        return False
+    words = piece[: tail.start()].split()
+    if not 1 <= len(words) <= 8 or any(ch.isdigit() for word in words for ch in word):
+        return False
+    return all(word[:1].isupper() or word.lower() in _JOURNAL_FILLER or not word.isalnum() for word in words)
 
 
 def _line_under_title(lines: Sequence[str], title: str, author_text: str) -> str | None:
@@ -354,7 +382,14 @@ def _clean_venue(text: str) -> str:
     text = _TRAILING_YEAR.sub("", text)
     text = _PRESENTATION.sub("", text)
     text = clean_text(text.replace('"', " ").replace("“", " ").replace("”", " "))
-    return _VENUE_PREFIX.sub("", text).strip(" ,.;:()[]-–—")
+    return _without_place_words(text).strip(" ,.;:()[]-–—")
+
+
+def _without_place_words(venue: str) -> str:
+    """A venue without "In" or "Proceedings of" before it; a status before it ("Submitted to")
+    stays: "Submitted to X" -> "X 2026" is the news."""
+    prefix = _VENUE_PREFIX.match(venue)
+    return venue if prefix is None or prefix.group("status") else venue[prefix.end():]
 
 
 def _year(entry: Entry, rest: str, context: Context) -> int | None:
