@@ -578,3 +578,13 @@ def test_an_entry_reused_for_another_paper_is_one_added_and_one_removed() -> Non
         ("added", "Direct Preference Optimization for Recommenders"),
         ("removed", "Recsys Feedback for Reranking"),
     ]
+
+
+def test_a_member_renamed_with_an_initial_is_one_person() -> None:
+    lab = [Member(name=f"Student Number{n}", role="PhD student") for n in range(5)]
+    before = [*lab, Member(name="Jiankun Pu", role="PhD student")]
+    change = only(run(before, [*lab, Member(name="J. Kian Pu", role="Alumni (ML Scientist at Acme Energy)")]))
+    assert (change.change, change.old_key, change.key) == ("modified", "jiankun pu", "j kian pu")
+    # Another given name with the same surname is another person.
+    result = run(before, [*lab, Member(name="Rui Pu", role="PhD student")])
+    assert sorted(c.change for c in result.changes) == ["added", "removed"]

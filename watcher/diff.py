@@ -566,10 +566,13 @@ def _candidates(scores: np.ndarray) -> _Candidates:
     return [(float(scores[i, j]), int(i), int(j)) for i, j in zip(rows, cols, strict=True)]
 
 
-def _score_by_field(name: str, within: int) -> Callable[[Sequence[_Entry], Sequence[_Entry]], _Candidates]:
+def _score_by_field(
+    name: str, within: int, words_within: Callable[[str, str, int], bool] | None = None
+) -> Callable[[Sequence[_Entry], Sequence[_Entry]], _Candidates]:
     """Pair by one field's similarity (an award's title, a member's name); a label whose words
     (``within`` or more) all stand in order in the other's is the same item with a detail
     added or dropped ("Ana Silva" / "Ana Maria Silva"; "Teaching Award" / "Teaching Award, CSE")."""
+    words_within = words_within or _words_within
 
     def score(olds: Sequence[_Entry], news: Sequence[_Entry]) -> _Candidates:
         import numpy as np
@@ -578,7 +581,7 @@ def _score_by_field(name: str, within: int) -> Callable[[Sequence[_Entry], Seque
         sims = _similarity(old_keys, new_keys, cutoff=TITLE_THRESHOLD)
         if len(olds) * len(news) <= _MAX_WORD_PAIRS:
             for i, j in itertools.product(range(len(olds)), range(len(news))):
-                if not sims[i, j] and _words_within(old_keys[i], new_keys[j], within):
+                if not sims[i, j] and words_within(old_keys[i], new_keys[j], within):
                     sims[i, j] = TITLE_THRESHOLD
         return [
             (float(sims[i, j]), int(i), int(j))
@@ -602,13 +605,27 @@ def _words_within(left: str, right: str, least: int) -> bool:
     return all(word in rest for word in short)
 
 
+def _name_within(left: str, right: str, least: int) -> bool:
+    """Whether one name's words all stand in order in the other's, a given name also as its
+    initial, the surname the same: "Jiankun Pu" / "J. Kian Pu", "Ana Silva" / "Ana M. Silva"."""
+    short, long = sorted((left.split(), right.split()), key=len)
+    if len(short) < least or short == long or short[-1] != long[-1]:
+        return False
+    rest = iter(long)
+    return all(any(_same_name_word(word, other) for other in rest) for word in short)
+
+
+def _same_name_word(word: str, other: str) -> bool:
+    return word == other or (min(len(word), len(other)) == 1 and word[0] == other[0])
+
+
 _SCORERS: Mapping[str, Callable[[Sequence[_Entry], Sequence[_Entry]], _Candidates]] = {
     "paper": _score_papers,
     "news": _score_news,
     "role": _score_roles,
     # The same award in another year is another award.
     "award": _score_by_field("title", within=3),
-    "member": _score_by_field("name", within=2),
+    "member": _score_by_field("name", within=2, words_within=_name_within),
 }
 
 
