@@ -33,11 +33,11 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from watcher.normalise import alike_titles
+from watcher.normalise import alike_titles, first_per_key
 from watcher.records import Record, record_fields
 from watcher.text import is_preprint_doi, is_preprint_server_venue, normalise_key
 
@@ -218,8 +218,8 @@ def diff_items(
     first check) reports every current item as added. See the module docstring for the
     matching rules and the collapse and reformat guards.
     """
-    old = _dedupe(_Entry(kind=p.kind, key=p.key, fields=p.fields) for p in previous)
-    new = _dedupe(_Entry(kind=r.kind, key=r.key, fields=record_fields(r)) for r in current)
+    old = first_per_key(_Entry(kind=p.kind, key=p.key, fields=p.fields) for p in previous)
+    new = first_per_key(_Entry(kind=r.kind, key=r.key, fields=record_fields(r)) for r in current)
     pairs, lost, found = _match(old, new)
     deltas = [(before, after, _delta_of(before, after)) for before, after in pairs]
     renderings = _pair_renderings(lost, found)
@@ -269,7 +269,7 @@ def pair_items(olds: Sequence[StoredItem], news: Sequence[StoredItem]) -> list[t
     new = [_Entry(kind=p.kind, key=p.key, fields=p.fields) for p in news]
     where_old = {id(e): i for i, e in enumerate(old)}
     where_new = {id(e): j for j, e in enumerate(new)}
-    pairs, _lost, _found = _match(_dedupe(old), _dedupe(new))
+    pairs, _lost, _found = _match(first_per_key(old), first_per_key(new))
     return [(where_old[id(b)], where_new[id(a)], _delta_of(b, a)) for b, a in pairs]
 
 
@@ -325,17 +325,6 @@ class _Entry:
     kind: str
     key: str
     fields: dict[str, Any]
-
-
-def _dedupe(entries: Iterable[_Entry]) -> list[_Entry]:
-    """Keep the first entry of each identity (normalised input has no duplicates)."""
-    seen: set[tuple[str, str]] = set()
-    kept = []
-    for entry in entries:
-        if (entry.kind, entry.key) not in seen:
-            seen.add((entry.kind, entry.key))
-            kept.append(entry)
-    return kept
 
 
 def _match(old: list[_Entry], new: list[_Entry]) -> tuple[list[tuple[_Entry, _Entry]], list[_Entry], list[_Entry]]:

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import fields as dataclass_fields
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from watcher.records import Award, Member, NewsItem, Paper, Record, Role
 from watcher.text import (
@@ -57,19 +57,30 @@ def normalise_records(records: Iterable[Record]) -> list[Record]:
             aliases += _aliases(merged[slot])
         for alias in aliases:
             slot_of.setdefault(alias, slot)
-    return _first_per_key(_without_shared_identifiers(merged))
+    return first_per_key(_without_shared_identifiers(merged))
 
 
-def _first_per_key(records: list[Record]) -> list[Record]:
-    """One record per identity, the first: entries kept apart that still share a key (a talk
-    and a paper of one title, neither with an identifier) would otherwise be read as one item
-    now in one form, now in the other."""
+class _Identified(Protocol):
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def key(self) -> str: ...
+
+
+_Item = TypeVar("_Item", bound=_Identified)
+
+
+def first_per_key(items: Iterable[_Item]) -> list[_Item]:
+    """One item per identity (kind and key), the first: entries kept apart that still share a key
+    (a talk and a paper of one title, neither with an identifier) would otherwise be read as one
+    item now in one form, now in the other."""
     seen: set[tuple[str, str]] = set()
     kept = []
-    for record in records:
-        if (record.kind, record.key) not in seen:
-            seen.add((record.kind, record.key))
-            kept.append(record)
+    for item in items:
+        if (item.kind, item.key) not in seen:
+            seen.add((item.kind, item.key))
+            kept.append(item)
     return kept
 
 
