@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from servers import Page, StaticSite
@@ -44,13 +45,26 @@ class Clock:
         self.value += timedelta(**delta)
 
 
-def run_check(database: Database, source_id: int, clock: Callable[[], datetime]) -> CheckOutcome:
+def run_check(
+    database: Database,
+    source_id: int,
+    clock: Callable[[], datetime],
+    *,
+    config: Any = None,
+    notifiers: Sequence[Any] = (),
+) -> CheckOutcome:
     async def go() -> CheckOutcome:
         settings = FetchSettings(host_delay=0.0, retries=0, deadline=5.0)
-        async with open_services(database, None, settings=settings, now=clock, notifiers=()) as services:
+        async with open_services(database, config, settings=settings, now=clock, notifiers=notifiers) as services:
             return await check_source(services, source_id)
 
     return asyncio.run(go())
+
+
+def add_ada(database: Database, base: str, clock: Clock) -> int:
+    """The source watching the test site's home page."""
+    with database.session() as session:
+        return add_source(session, f"{base}/", now=clock(), name="ada").id
 
 
 @pytest.fixture
@@ -58,8 +72,7 @@ def watched(database: Database, static_site: tuple[StaticSite, str]) -> tuple[Da
     site, base = static_site
     site.set("/", Page(page(PAPERS), content_type="text/markdown"))
     clock = Clock()
-    with database.session() as session:
-        source_id = add_source(session, f"{base}/", now=clock(), name="ada").id
+    source_id = add_ada(database, base, clock)
     return database, site, source_id, clock
 
 
@@ -454,19 +467,13 @@ def test_a_restyled_publication_list_is_recorded_silently_with_one_operator_aler
     site, base = static_site
     site.set("/", Page(bold_style(LAB_PAPERS)))
     clock = Clock()
-    with database.session() as session:
-        source_id = add_source(session, f"{base}/", now=clock(), name="ada").id
+    source_id = add_ada(database, base, clock)
     channel = ChannelConfig(type="webhook", options={"url": "http://127.0.0.1:9/hook", "secret_env": "WH_SECRET"})
     notifiers = build_notifiers([channel], {"WH_SECRET": "whsec_" + "MDEyMzQ1Njc4OWFiY2RlZg=="})
 
     def check() -> CheckOutcome:
-        async def go() -> CheckOutcome:
-            settings = FetchSettings(host_delay=0.0, retries=0, deadline=5.0)
-            async with open_services(database, None, settings=settings, now=clock, notifiers=notifiers) as services:
-                return await check_source(services, source_id)
-
         clock.tick(hours=12)
-        return asyncio.run(go())
+        return run_check(database, source_id, clock, notifiers=notifiers)
 
     def alerts() -> list[str]:
         with database.session() as session:
@@ -490,13 +497,8 @@ def test_a_restyled_publication_list_is_recorded_silently_with_one_operator_aler
 
 
 def check_with(database: Database, source_id: int, clock: Clock, config: object) -> CheckOutcome:
-    async def go() -> CheckOutcome:
-        settings = FetchSettings(host_delay=0.0, retries=0, deadline=5.0)
-        async with open_services(database, config, settings=settings, now=clock, notifiers=()) as services:  # type: ignore[arg-type]
-            return await check_source(services, source_id)
-
     clock.tick(hours=12)
-    return asyncio.run(go())
+    return run_check(database, source_id, clock, config=config)
 
 
 def test_a_page_over_the_size_budget_is_read_in_part_and_says_so(
@@ -508,8 +510,7 @@ def test_a_page_over_the_size_budget_is_read_in_part_and_says_so(
     padding = "<div>" + "<span>x</span>" * 400 + "</div>"
     site.set("/", Page(bold_style(LAB_PAPERS).replace("</ul>", "</ul>" + padding)))
     clock = Clock()
-    with database.session() as session:
-        source_id = add_source(session, f"{base}/", now=clock(), name="ada").id
+    source_id = add_ada(database, base, clock)
     outcome = check_with(database, source_id, clock, parse_config({"read": {"max_elements": 200}}))
     assert outcome.status == "baseline" and outcome.items == len(LAB_PAPERS)
     assert outcome.warning is not None and outcome.warning.startswith("read in part: the first ")
@@ -531,8 +532,7 @@ def test_a_page_that_reads_past_its_time_limit_fails_that_check_and_keeps_the_it
     site, base = static_site
     site.set("/", Page(bold_style(LAB_PAPERS)))
     clock = Clock()
-    with database.session() as session:
-        source_id = add_source(session, f"{base}/", now=clock(), name="ada").id
+    source_id = add_ada(database, base, clock)
     assert check_with(database, source_id, clock, None).status == "baseline"
     talks = "<h2>Talks</h2>" + "<p>Talk at the dune meeting in Bremen</p>" * 20_000
     site.set("/", Page(bold_style(LAB_PAPERS).replace("</ul>", "</ul>" + talks)))
