@@ -230,12 +230,13 @@ def _first_sentence(text: str) -> str:
 
 
 _SENTENCE_END = re.compile(r"(?<=[a-z0-9)\]])\.\s+")
+_PIECE_END = re.compile(rf"{_SENTENCE_END.pattern}|\s[|/]\s|\s+[-–—]\s+")
 
 
-def _pieces(text: str) -> list[str]:
-    """A citation cut at its full stops (not an initial's), bars and slashes."""
-    pieces = re.split(r"(?<=[a-z0-9)\]])\.\s+|\s[|/]\s|\s+[-–—]\s+", text)
-    return [piece for p in pieces if (piece := p.strip(" ,;:").lstrip(". "))]
+def _pieces(text: str, cut: re.Pattern[str] = _PIECE_END) -> list[str]:
+    """A citation cut at its full stops (not an initial's), bars and dashes (or only where
+    ``cut`` says), each piece without the punctuation around it."""
+    return [piece for p in cut.split(text) if (piece := p.strip(" ,;:").lstrip(". "))]
 
 
 _WITH = re.compile(
@@ -308,13 +309,12 @@ def _venue(entry: Entry, lines: Sequence[str], title: str, rest: str, authors: t
         if authors and (cut := author_prefix(line.strip())):
             line = _YEAR_IN_PARENS.sub("", line.strip()[cut:].lstrip(" .,:"))
         # A journal named by its volume and pages, whole: "SERIEs - Journal of the X 14, 417-433".
-        for sentence in _SENTENCE_END.split(line):
-            if _cited_journal(sentence := sentence.strip(" ,;:").lstrip(". ")):
+        for sentence in _pieces(line, _SENTENCE_END):
+            if _cited_journal(sentence):
                 return _clean_venue(sentence) or None
         for piece in _pieces(line):
-            # "Submitted to X" keeps its status: "Submitted to X" -> "X 2026" is the news.
             prefix = _VENUE_PREFIX.match(piece)
-            bare = piece if prefix and prefix.group("status") else _VENUE_PREFIX.sub("", piece)
+            bare = _without_place_words(piece, prefix)
             if not bare or looks_like_authors(bare) or bare in author_text or LINK_WORDS.match(bare):
                 continue
             if parse_date_text(bare) or ((dated := leading_date(bare)) and looks_like_authors(dated[1])):
@@ -382,13 +382,13 @@ def _clean_venue(text: str) -> str:
     text = _TRAILING_YEAR.sub("", text)
     text = _PRESENTATION.sub("", text)
     text = clean_text(text.replace('"', " ").replace("“", " ").replace("”", " "))
-    return _without_place_words(text).strip(" ,.;:()[]-–—")
+    return _without_place_words(text, _VENUE_PREFIX.match(text)).strip(" ,.;:()[]-–—")
 
 
-def _without_place_words(venue: str) -> str:
-    """A venue without "In" or "Proceedings of" before it; a status before it ("Submitted to")
-    stays: "Submitted to X" -> "X 2026" is the news."""
-    prefix = _VENUE_PREFIX.match(venue)
+def _without_place_words(venue: str, prefix: re.Match[str] | None) -> str:
+    """A venue without "In" or "Proceedings of" before it (``prefix``, its match of
+    ``_VENUE_PREFIX``); a status before it ("Submitted to") stays: "Submitted to X" -> "X 2026"
+    is the news."""
     return venue if prefix is None or prefix.group("status") else venue[prefix.end():]
 
 
