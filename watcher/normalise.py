@@ -263,6 +263,8 @@ def alike_titles(first: str, second: str) -> bool:
     """Whether two paper titles may be one paper's (a typo, a subtitle, a retitling that keeps
     most words), whatever identifiers say. Words are compared by their first four letters, so
     "Maps" and "Mapping" agree."""
+    if first == second:
+        return True  # most pairs asked about (one paper, read twice): no words to compare
     a, b = _title_stems(first), _title_stems(second)
     if not a or not b:
         return True
