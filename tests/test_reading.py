@@ -335,3 +335,55 @@ def test_an_italic_journal_with_its_status_is_the_venue_and_a_row_of_links_is_no
         ("Do Voters Punish Absentee Legislators?", "Journal of Legislative Politics and Public Opinion, Forthcoming"),
         ("Outside Earnings of Members of Parliament", "Comparative Political Studies"),
     ]
+
+
+def test_a_status_after_the_journal_and_an_abbreviated_journal_are_the_venue() -> None:
+    html = """<h2>Papers</h2><ol>
+    <li>M. Lind and T. Okafor. <b>Sums of squares for trace polynomials.</b>
+      To appear in Foundations of Algebra.</li>
+    <li>M. Lind, R. Haddad. <b>Moment problems with quantifiers.</b> Mathematics of Decision Research, to appear.</li>
+    <li>M. Lind, J. Sato. <b>Matrix convex hulls of free sets.</b>
+      Transactions on Matrix Analysis. Accepted in principle.</li>
+    <li>M. Lind, J. Sato. <b>Determinantal representations in two variables.</b>
+      Found. Appl. Algebra 26 (2026) 1381--1423.</li>
+    <li>P. Strand, M. Lind. <b>Free spectrahedra and their shadows.</b> Phys. Rev. Lett. (accepted).</li>
+    <li>M. Lind, <noscript>A. Brun</noscript>. <b>Positive maps of bounded rank.</b>
+      <noscript>J. Oper. Geom. 12, 101</noscript> (2024)</li>
+    </ol><noscript><p>Please enable JavaScript to view this page.</p></noscript>"""
+    papers = _of(Paper, _read(html))
+    assert [p.venue for p in papers] == [
+        "To appear in Foundations of Algebra",
+        "Mathematics of Decision Research, to appear",
+        "Transactions on Matrix Analysis, Accepted in principle",
+        "Found. Appl. Algebra",
+        "Phys. Rev. Lett., accepted",
+        "J. Oper. Geom.",
+    ]
+    # Text a script would write inside a citation is read from its <noscript>; a page-wide
+    # <noscript> notice is not content.
+    assert papers[-1].authors == ("M. Lind", "A. Brun")
+    assert not any("JavaScript" in (p.title or "") for p in papers)
+
+
+def test_an_author_in_italics_is_not_the_venue() -> None:
+    html = """<h2>Publications</h2>
+    <p><b>Screens that sensitise leukemia to T cell therapy</b><br>
+    <em>Silva F<em>, Chen B</em>, Lee JB, He H</em><br><a href="">Blood. Accepted in Principle. IF=17.8</a></p>
+    <p><b>Single cell maps of tumour progression in mice</b><br>
+    <em>Chen S, Zhu G, Yang Y</em><br><a href="https://example.org/a">Nature Cell Biology. 2021. IF=20.1</a></p>"""
+    venues = [p.venue for p in _of(Paper, _read(html))]
+    assert venues == ["Blood, Accepted in Principle", "Nature Cell Biology"]
+
+
+def test_a_paper_whose_status_gives_way_to_its_volume_is_one_modified_paper() -> None:
+    entry = "<li>M. Lind, J. Sato. <b>Matrix convex hulls of free sets.</b> {where}</li>"
+    other = "<li>M. Lind. <b>Stable inequalities, part {n}.</b> J. Convex Anal. {n} (2020) 1--9.</li>"
+    others = "".join(other.format(n=n) for n in range(4))
+
+    def page(where: str) -> list[Record]:
+        return _read(f"<h2>Papers</h2><ol>{entry.format(where=where)}{others}</ol>")
+
+    stored = page("Matrix Anal. Appl., to appear.")
+    before = [StoredItem(kind=r.kind, key=r.key, fields=record_fields(r)) for r in stored]
+    changes = diff_items(before, page("Matrix Anal. Appl. 41 (2026) 3--30.")).changes
+    assert [(c.change, c.after["venue"]) for c in changes] == [("modified", "Matrix Anal. Appl.")]

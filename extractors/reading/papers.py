@@ -64,18 +64,30 @@ def is_venue(text: str) -> bool:
     return 0 < words <= 14 and (words <= 5 or parse_year(text) is not None) and VENUE_WORDS.search(text)
 
 
-#: A publication's status as social-science pages write it after the journal.
-_STATUS = re.compile(
-    r"(?<=[.,;:]\s)(?:forthcoming|to appear|in press|online first|early view|advance online publication"
-    r"|(?:conditionally )?accepted|under review|revise and resubmit|r&r|submitted)\b",
-    re.I,
+#: Where a paper stands before it is published, as pages write it after the journal.
+_STATUS_WORDS = (
+    r"forthcoming|to appear|in press|online first|early view|advance online publication"
+    r"|(?:conditionally )?accepted(?: in principle| for publication)?|under (?:review|revision)|in revision"
+    r"|(?:minor |major )?revision requested|revise and resubmit|r&r|submitted"
 )
+_STATUS = re.compile(rf"(?<=[.,;:]\s)(?:{_STATUS_WORDS})\b", re.I)
+#: A status closing a piece ("Journal of X, to appear") or standing as its own ("Accepted in principle.").
+_TRAILING_STATUS = re.compile(rf"(?:^|[,;:]\s*|\s\()\(?(?:{_STATUS_WORDS})\)?[.\s]*$", re.I)
+
+
+_INITIAL = re.compile(r"[A-Z]{1,2}\.?|(?:[A-Z]\.){2,3}")
 
 
 def _italic_venue(text: str) -> bool:
     """Italics that name a journal or conference: set apart by the page, so longer names count
-    ("Journal of Elections, Public Opinion and Parties")."""
-    return is_venue(text) or (len(text.split()) <= 12 and VENUE_WORDS.search(text) is not None)
+    ("Journal of Elections, Public Opinion and Parties"), but not an author set in italics."""
+    if is_venue(text):
+        return True
+    # Journals often name no venue word ("Blood", "Political Analysis"); a name never is one.
+    words = text.split()
+    if len(words) <= 4 and any(_INITIAL.fullmatch(word) for word in words):
+        return False  # "Chen B", "J. Doe": an author set in italics
+    return len(words) <= 12 and not looks_like_authors(text)
 
 
 def read_paper(entry: Entry, context: Context) -> Reading | None:
@@ -302,28 +314,80 @@ def _venue(entry: Entry, lines: Sequence[str], title: str, rest: str, authors: t
             # The status that follows the journal is part of where the paper stands.
             end = entry.text.find(span.text) + len(span.text)
             status = _STATUS.search(entry.text[max(end - 2, 0) : end + 40])
-            return (f"{venue}, {status.group(0)}" if status and venue else venue) or None
+            return _with_status(venue, status.group(0) if status else None) if venue else None
     author_text = ", ".join(authors)
     for line in lines:
         line = line.replace(title, " ", 1) if title in line else line
         if authors and (cut := author_prefix(line.strip())):
             line = _YEAR_IN_PARENS.sub("", line.strip()[cut:].lstrip(" .,:"))
         # A journal named by its volume and pages, whole: "SERIEs - Journal of the X 14, 417-433".
+        if abbreviated := _abbreviated_journal(line):
+            return abbreviated
         for sentence in _pieces(line, _SENTENCE_END):
             if _cited_journal(sentence):
                 return _clean_venue(sentence) or None
-        for piece in _pieces(line):
+        pieces = _pieces(line)
+        for index, piece in enumerate(pieces):
             prefix = _VENUE_PREFIX.match(piece)
             bare = _without_place_words(piece, prefix)
             if not bare or looks_like_authors(bare) or bare in author_text or LINK_WORDS.match(bare):
                 continue
             if parse_date_text(bare) or ((dated := leading_date(bare)) and looks_like_authors(dated[1])):
                 continue  # "Feb 3, 2026": when, not where
-            if prefix or is_venue(bare) or (parse_year(bare) and len(bare.split()) <= 10):
+            following = pieces[index + 1] if index + 1 < len(pieces) else ""
+            status = _TRAILING_STATUS.fullmatch(following) if not _TRAILING_STATUS.search(bare) else None
+            if (
+                prefix
+                or is_venue(bare)
+                or (parse_year(bare) and len(bare.split()) <= 10)
+                or _named_with_status(bare)
+                or (status and _journal_name(bare.split()))  # "Blood. Accepted in principle."
+            ):
                 venue = _clean_venue(bare)
                 if venue and not LINK_WORDS.match(venue) and not _only_links(venue):
-                    return venue
+                    return _with_status(venue, status.group(0) if status else None)
     return _line_under_title(lines, title, author_text)
+
+
+def _with_status(venue: str, status: str | None) -> str:
+    """A venue with the status written after it: "Journal of X, accepted in principle"."""
+    status = (status or "").strip(" .,;:()")
+    return f"{venue}, {status}" if status else venue
+
+
+def _named_with_status(piece: str) -> bool:
+    """A name followed by a status: "Mathematics of Operations Research, to appear"."""
+    status = _TRAILING_STATUS.search(piece)
+    if status is None or status.start() == 0:
+        return False
+    return _journal_name(piece[: status.start()].split())
+
+
+def _journal_name(words: Sequence[str], most: int = 12) -> bool:
+    """Words that could name a journal: a few, each capitalised, a filler ("of", "and") or a dash."""
+    return 1 <= len(words) <= most and all(
+        w[:1].isupper() or w.lower() in _JOURNAL_FILLER or not w.isalnum() for w in words
+    )
+
+
+#: A journal as mathematics and physics cite it, by abbreviated words before its volume or
+#: status: "Found. Comput. Math. 26 (2026)", "Phys. Rev. Lett. 120, 1", "Ann. of Math. (2) 190",
+#: "SIAM J. Matrix Anal. Appl., to appear".
+_ABBREVIATED_JOURNAL = re.compile(
+    r"(?<![\w.])(?P<name>(?:[A-Z]{2,6}\s)?(?:(?:[A-Z][a-z]{0,8}\.|[A-Z][a-z]+)\s(?:(?:of|and|&|de|in|on)\s)?){1,8}"
+    r"(?:[A-Z][A-Za-z]+\b\.?)?)"
+    rf"(?=\s*(?:\(?\d|[,(]?\s*(?P<status>{_STATUS_WORDS})\b))"
+)
+
+
+def _abbreviated_journal(line: str) -> str | None:
+    for found in _ABBREVIATED_JOURNAL.finditer(line):
+        words = found.group("name").split()
+        # An abbreviation is followed by more of the name; "Nature Cell Biology." ends a sentence.
+        if any(len(w) >= 3 and w.endswith(".") for w in words[:-1]):
+            name = found.group("name").strip()
+            return _with_status(_without_place_words(name, _VENUE_PREFIX.match(name)), found.group("status"))
+    return None
 
 
 _PAGES = re.compile(r"\d\s*[-–—]{1,2}\s*[a-z]?\d|,\s*[a-z]?(?!(?:19|20)\d\d\s*$)\d{3,}\s*$", re.I)
@@ -337,9 +401,7 @@ def _cited_journal(piece: str) -> bool:
     if tail is None or not _PAGES.search(tail.group(0)) or leading_date(piece):
         return False
     words = piece[: tail.start()].split()
-    if not 1 <= len(words) <= 8 or any(ch.isdigit() for word in words for ch in word):
-        return False
-    return all(word[:1].isupper() or word.lower() in _JOURNAL_FILLER or not word.isalnum() for word in words)
+    return not any(ch.isdigit() for word in words for ch in word) and _journal_name(words, most=8)
 
 
 def _line_under_title(lines: Sequence[str], title: str, author_text: str) -> str | None:

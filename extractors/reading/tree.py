@@ -168,7 +168,7 @@ def field_of(hint: str) -> str:
 
 _SKIP = frozenset(
     {
-        "script", "style", "noscript", "template", "svg", "head", "title", "iframe", "object", "canvas",
+        "script", "style", "template", "svg", "head", "title", "iframe", "object", "canvas",
         "video", "audio", "math", "select", "button", "nav", "footer", "-comment", "input", "textarea",
         "option", "map", "link", "meta",
     }
@@ -183,6 +183,10 @@ _BLOCKS = frozenset(
     }
 )
 _BOLD = frozenset({"b", "strong"})
+_RUNNING_TEXT = frozenset(
+    {"p", "li", "td", "th", "dd", "dt", "span", "a", "b", "strong", "i", "em", "cite", "small", "sup", "font", "label",
+     "h1", "h2", "h3", "h4", "h5", "h6"}
+)
 _LIST_TAGS = frozenset({"ul", "ol", "dl", "table", "p", "div"})
 _ITALIC = frozenset({"i", "em", "cite", "var", "dfn"})
 _EXIT = object()
@@ -249,6 +253,13 @@ class _Builder:
                 self.frags.append(text)
             return
         if tag in _SKIP:
+            return
+        if tag == "noscript":
+            # Inside running text it holds what a script would write there ("Found. Comput.
+            # Math. 26", a co-author's name); elsewhere, tracking pixels and "enable JavaScript".
+            parent = node.parent
+            if parent is not None and parent.tag in _RUNNING_TEXT:
+                self._push_children(stack, node, box)
             return
         attrs = node.attributes if tag != "br" else {}
         if attrs and _is_hidden(attrs):
