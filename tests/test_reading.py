@@ -201,6 +201,10 @@ def test_a_long_apa_author_list_is_read_in_linear_time() -> None:
         ("25 April 2026 — Keynote at the Reef Forum.", "2026-04-25", "Keynote at the Reef Forum."),
         ("Feb 2026: New grant from the sea council.", "2026-02", "New grant from the sea council."),
         ("**Sep. 2, 2024** Talk at the harbour.", "2024-09-02", "Talk at the harbour."),
+        ("14. October 2024: Ana defended her thesis.", "2024-10-14", "Ana defended her thesis."),
+        ("Mon, 14 Oct 2024 - Ana defended her thesis.", "2024-10-14", "Ana defended her thesis."),
+        ("14-Oct-2024 Ana defended her thesis.", "2024-10-14", "Ana defended her thesis."),
+        ("2024年10月14日 论文被接收", "2024-10-14", "论文被接收"),
     ],
 )
 def test_leading_dates_in_many_styles(line: str, date: str, rest: str) -> None:

@@ -1,5 +1,6 @@
 """Dates as pages write them, to ISO: "25 April 2026", "Feb 2026", "2023.9", "[05/24]",
-"17/12/2021", "Sep. 2, 2024", "Spring 2024", "2019 – present".
+"17/12/2021", "Sep. 2, 2024", "14. October 2024", "Mon, 14 Oct 2024", "2024年10月14日",
+"Spring 2024", "2019 – present".
 
 Every pattern here is anchored or bounded and free of nested quantifiers, so matching takes
 time linear in the text, whatever the text.
@@ -34,12 +35,15 @@ _MONTHS = {
 }
 _SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
 _ORD = r"(?:st|nd|rd|th)?"
+#: A weekday before a date: "Mon, 14 Oct 2024", "Monday, October 14, 2024".
+_WEEKDAY = r"(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday)?\.?,?\s+)?"
 #: One date in any of the written forms; named groups say which parts it has.
 DATE = (
     rf"(?:(?P<y1>\d{{4}})[-/.](?P<m1>\d{{1,2}})[-/.](?P<d1>\d{{1,2}})"
     rf"|(?P<a2>\d{{1,2}})[-/.](?P<b2>\d{{1,2}})[-/.](?P<y2>\d{{4}})"
-    rf"|(?P<mon3>{_MONTH_NAMES})\.?\s+(?P<d3>\d{{1,2}}){_ORD},?\s+(?P<y3>\d{{4}})"
-    rf"|(?P<d4>\d{{1,2}}){_ORD}\s+(?P<mon4>{_MONTH_NAMES})\.?,?\s+(?P<y4>\d{{4}})"
+    rf"|{_WEEKDAY}(?P<mon3>{_MONTH_NAMES})\.?\s+(?P<d3>\d{{1,2}}){_ORD},?\s+(?P<y3>\d{{4}})"
+    rf"|{_WEEKDAY}(?P<d4>\d{{1,2}})(?:st|nd|rd|th|\.)?[\s-]+(?P<mon4>{_MONTH_NAMES})\.?,?[\s-]+(?P<y4>\d{{4}})"
+    rf"|(?P<y11>\d{{4}})\s?年\s?(?P<m11>\d{{1,2}})\s?月(?:\s?(?P<d11>\d{{1,2}})\s?日)?"
     rf"|(?P<mon5>{_MONTH_NAMES})\.?\s*[-,]?\s*(?:(?P<y5>\d{{4}})|['’](?P<yy5>\d{{2}}))(?!\d)"
     rf"|(?P<season>spring|summer|fall|autumn|winter)\s+(?P<y6>\d{{4}})"
     rf"|(?P<y7>\d{{4}})[-/.](?P<m7>\d{{1,2}})(?![\d.])"
@@ -116,6 +120,8 @@ def _from_groups(groups: dict[str, str | None], prefix: str = "") -> str | None:
     if (y := get("y5")) or (y := get("yy5")):
         year = int(y) if len(y) == 4 else 2000 + int(y)
         return _iso(year, _MONTHS.get((get("mon5") or "").lower()))
+    if y := get("y11"):
+        return _iso(int(y), int(get("m11") or 0), int(get("d11") or 0) or None)
     if y := get("y6"):
         return _iso(int(y), _SEASONS[(get("season") or "").lower()])
     if y := get("y7"):
