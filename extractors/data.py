@@ -56,7 +56,7 @@ from extractors.markdown import markdown_to_text
 from extractors.reading import ListReport
 from extractors.reading.dates import find_range, leading_date, parse_date_text
 from extractors.reading.names import clean_person_name, is_person_name, looks_like_authors
-from extractors.reading.papers import author_names, is_venue
+from extractors.reading.papers import author_names, is_venue, publication_status, with_status
 from extractors.reading.people import GENERIC_GROUP, ROLE_WORDS, is_sentence
 from extractors.reading.vocabulary import heading_kind
 from watcher.errors import ExtractionError
@@ -125,8 +125,10 @@ def _key(name: Any) -> str:
 
 _TITLE = ("title", "papertitle", "articletitle")
 _VENUE = ("venue", "journal", "journaltitle", "booktitle", "conference", "proceedings", "containertitle",
-          "publication", "publishedin", "series", "publisher")
+          "publication", "publishedin", "series", "publisher", "citation", "reference", "pubinfo", "journalname",
+          "conferencename", "venuename")
 _YEAR_FIELDS = ("year", "pubyear")
+_STATUS = ("status", "pubstatus", "publicationstatus", "state", "note", "notes")
 _DATE = ("date", "time", "when", "published", "posted", "pubdate", "datepublished", "day", "issued", "datetime",
          "releasedate")
 _LINK = ("url", "link", "links", "href", "paperurl", "html", "pdf", "paper", "pdfurl", "website", "doi", "arxiv")
@@ -366,6 +368,11 @@ def _paper(fields: _Fields, scope: _Scope) -> Paper | None:
         return None
     links = fields.links()
     venue = fields.text(_VENUE, words=40) or _venue_of_links(fields) or None
+    # Where the paper stands ("status: In press", "year: forthcoming") belongs with the venue:
+    # "In press" -> "2026" is the news.
+    status = next((s for name in (*_STATUS, *_YEAR_FIELDS) if (s := publication_status(fields.text((name,))))), None)
+    if status:
+        venue = with_status(venue, status) if venue else status
     year = (
         parse_year(fields.text(_YEAR_FIELDS))
         or parse_year((_iso_date(fields.value(_DATE)) or "")[:4])

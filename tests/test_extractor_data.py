@@ -325,3 +325,24 @@ def test_a_resume_s_references_projects_and_skills_are_not_people_and_an_open_ra
         Role(title="PhD", organization="Hillcrest University", start="2018"),
         Member(name="Ana Lima", role="PhD student"),
     ]
+
+
+def test_a_paper_s_status_field_stays_with_its_venue_so_publication_is_a_modified_paper() -> None:
+    before = _records(
+        [
+            {"title": "Tidal Nets", "authors": "Ana Lima, Bo Chen", "journal": "Coastal Dynamics",
+             "status": "In press"},
+            {"title": "Salt Wedges", "authors": "Bo Chen", "citation": "Estuaries 45(2), 1-12", "year": "forthcoming"},
+            {"title": "Quiet Rooms", "authors": "Ana Lima", "venue": "Acoustics Letters", "year": 2021,
+             "note": "Best paper runner-up"},
+        ],
+        "publications",
+    )
+    assert [p.venue for p in before] == ["Coastal Dynamics, In press", "Estuaries 45(2), 1-12, forthcoming",
+                                         "Acoustics Letters"]
+    after = _records([{"title": "Tidal Nets", "authors": "Ana Lima, Bo Chen", "journal": "Coastal Dynamics",
+                       "year": 2026}], "publications")
+    result = diff_items([StoredItem(kind=r.kind, key=r.key, fields=record_fields(r)) for r in before[:1]], after)
+    assert [(c.change, c.after["venue"] if c.after else None) for c in result.changes] == [
+        ("modified", "Coastal Dynamics")
+    ]

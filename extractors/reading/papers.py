@@ -21,7 +21,7 @@ from extractors.reading.tree import Span
 from watcher.records import Paper
 from watcher.text import AsciiFolded, clean_text, clean_title, find_arxiv, find_doi, parse_year
 
-__all__ = ["author_names", "is_venue", "read_paper"]
+__all__ = ["author_names", "is_venue", "publication_status", "read_paper", "with_status"]
 
 _QUOTED = re.compile(r"[\"“”«]([^\"“”«»]{8,300})[\"“”»]")
 _SENTENCE_BREAK = re.compile(r"(?<=[a-z0-9)\]?!”\"'])[.?!]\s+(?=[A-Z0-9\[(“\"]|with\b|in\b|to appear\b)")
@@ -314,7 +314,7 @@ def _venue(entry: Entry, lines: Sequence[str], title: str, rest: str, authors: t
             # The status that follows the journal is part of where the paper stands.
             end = entry.text.find(span.text) + len(span.text)
             status = _STATUS.search(entry.text[max(end - 2, 0) : end + 40])
-            return _with_status(venue, status.group(0) if status else None) if venue else None
+            return with_status(venue, status.group(0) if status else None) if venue else None
     author_text = ", ".join(authors)
     for line in lines:
         line = line.replace(title, " ", 1) if title in line else line
@@ -340,22 +340,27 @@ def _venue(entry: Entry, lines: Sequence[str], title: str, rest: str, authors: t
                 prefix
                 or is_venue(bare)
                 or (parse_year(bare) and len(bare.split()) <= 10)
-                or _named_with_status(bare)
+                or _namedwith_status(bare)
                 or (status and _journal_name(bare.split()))  # "Blood. Accepted in principle."
             ):
                 venue = _clean_venue(bare)
                 if venue and not LINK_WORDS.match(venue) and not _only_links(venue):
-                    return _with_status(venue, status.group(0) if status else None)
+                    return with_status(venue, status.group(0) if status else None)
     return _line_under_title(lines, title, author_text)
 
 
-def _with_status(venue: str, status: str | None) -> str:
+def publication_status(text: str | None) -> str | None:
+    """The status a short text is, when it is only one: "In press", "(accepted)", "Submitted."."""
+    return text.strip(" .,;:()") if text and len(text) <= 60 and _TRAILING_STATUS.match(text.strip()) else None
+
+
+def with_status(venue: str, status: str | None) -> str:
     """A venue with the status written after it: "Journal of X, accepted in principle"."""
     status = (status or "").strip(" .,;:()")
     return f"{venue}, {status}" if status else venue
 
 
-def _named_with_status(piece: str) -> bool:
+def _namedwith_status(piece: str) -> bool:
     """A name followed by a status: "Mathematics of Operations Research, to appear"."""
     status = _TRAILING_STATUS.search(piece)
     if status is None or status.start() == 0:
@@ -386,7 +391,7 @@ def _abbreviated_journal(line: str) -> str | None:
         # An abbreviation is followed by more of the name; "Nature Cell Biology." ends a sentence.
         if any(len(w) >= 3 and w.endswith(".") for w in words[:-1]):
             name = found.group("name").strip()
-            return _with_status(_without_place_words(name, _VENUE_PREFIX.match(name)), found.group("status"))
+            return with_status(_without_place_words(name, _VENUE_PREFIX.match(name)), found.group("status"))
     return None
 
 
