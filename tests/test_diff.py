@@ -288,6 +288,27 @@ def test_a_spelling_fix_in_a_role_award_or_member_is_not_news() -> None:
     assert {r.kind for r in result.refreshed} == {"role", "award", "member"}
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "told"),
+    [
+        ("Assistant Professor, Lakeview University", "Assistant Professor of Data Sciences, Lakeview University",
+         False),
+        ("PhD student", "PhD student in Marine Biology", False),
+        ("Ph.D., Professor", "Ph.D., Professor, ACM Fellow", False),
+        ("Professor", "Professor, Sloan Research Prize", False),
+        ("Professor", "Professor Emeritus", True),
+        ("Postdoc", "Postdoc, Research Fellow", True),
+        ("PhD student", "PhD student, now at Halcyon Labs", True),
+        ("Undergraduate student", "Undergraduate student, class of 2027", True),
+    ],
+)
+def test_a_position_qualified_by_its_field_or_an_honour_is_the_same_position(old: str, new: str, told: bool) -> None:
+    result = run([*papers(4), Member(name="Ana Lima", role=old)], [*papers(4), Member(name="Ana Lima", role=new)])
+    assert [c.change for c in result.changes] == (["modified"] if told else [])
+    role = run([*papers(4), Role(title=old, start="2020")], [*papers(4), Role(title=new, start="2020")])
+    assert [c.change for c in role.changes] == (["modified"] if told else [])
+
+
 def test_a_name_written_more_fully_is_told_only_beside_a_new_role() -> None:
     before = [*papers(4), Member(name="David Lee", role="PhD Student")]
     assert run(before, [*papers(4), Member(name="David A. Lee", role="PhD Student")]).changes == ()

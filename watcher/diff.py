@@ -140,6 +140,10 @@ class FieldRule:
     paper listed without a venue): the listing said as much.
     ``span_tolerant`` ignores years dropped from the same words ("PhD (2016-2022)" restyled as
     "PhD (2022)"): no date is new; a year that appears ("2019-" -> "2019-2024") is reported.
+    ``detail_tolerant`` ignores words put in that only qualify the same position: its field
+    ("Assistant Professor" -> "Assistant Professor of Data Sciences", "PhD student in Biology")
+    or an honour beside it ("Professor" -> "Professor, ACM Fellow"); words of a new position
+    ("emeritus", "alumni", "now ...") are still news.
     """
 
     appearing: bool = False
@@ -149,12 +153,14 @@ class FieldRule:
     companion: bool = False
     touch_up_tolerant: bool = False
     quiet_preprint: bool = False
+    detail_tolerant: bool = False
 
 
 _CHANGE = FieldRule()
 _APPEAR = FieldRule(appearing=True)
 _TYPO = FieldRule(typo_tolerant=True)
 _APPEAR_TYPO = FieldRule(appearing=True, typo_tolerant=True)
+_POSITION = FieldRule(typo_tolerant=True, detail_tolerant=True)
 
 #: The fields of each kind whose change is reported as *modified*; other fields (urls,
 #: DOIs, arXiv ids) are refreshed silently: a paper gaining a DOI link is not news.
@@ -170,14 +176,16 @@ MEANINGFUL_FIELDS: Mapping[str, Mapping[str, FieldRule]] = {
         "year": _CHANGE,
     },
     # A promotion, a new organisation, a role that ends (an end date appears). A spelling fix is not.
-    "role": {"title": _TYPO, "organization": _APPEAR_TYPO, "start": _CHANGE, "end": _APPEAR},
+    "role": {"title": _POSITION, "organization": _APPEAR_TYPO, "start": _CHANGE, "end": _APPEAR},
     # A reworded item; a corrected date. A touch-up (a place dropped, a tense, a typo) is not news.
     "news": {"text": FieldRule(touch_up_tolerant=True), "date": _CHANGE},
     "award": {"title": _TYPO, "organization": _APPEAR_TYPO, "year": _CHANGE},
     # PhD student -> Alumni. The person is the identity: a name written more fully ("David Lee" ->
     # "David A. Lee") is told only beside a new role; "Assitant Professor" corrected is not news.
-    "member": {"name": FieldRule(companion=True), "role": FieldRule(appearing=True, span_tolerant=True,
-                                                                     typo_tolerant=True)},
+    "member": {
+        "name": FieldRule(companion=True),
+        "role": FieldRule(appearing=True, span_tolerant=True, typo_tolerant=True, detail_tolerant=True),
+    },
 }
 
 #: Numbers, in digits or words: "Two papers" -> "Three papers" is news.
@@ -666,6 +674,7 @@ def _reportable(rule: FieldRule, old: Any, new: Any) -> bool:
         or (rule.year_tolerant and _only_a_year_added(old, new))
         or (rule.span_tolerant and _only_years_dropped(old, new))
         or (rule.touch_up_tolerant and _only_touched_up(old, new))
+        or (rule.detail_tolerant and _only_detail_added(old, new))
     )
 
 
@@ -725,6 +734,41 @@ def _only_touched_up(old: str, new: str) -> bool:
         and len(old_words - new_words) <= 3
         and len(new_words) >= 4
     )
+
+
+#: Words that start a position's field: "Professor of X", "PhD student in Y".
+_QUALIFIER_START = frozenset({"of", "in", "for"})
+#: Words that make a new position of an old one, whatever else is put in.
+_POSITION_WORDS = frozenset({
+    "alumni", "alumnus", "alumna", "former", "emeritus", "emerita", "now", "graduated", "left", "retired",
+    "student", "postdoc", "postdoctoral", "professor", "lecturer", "director", "chair", "head", "dean",
+    "associate", "assistant", "senior", "principal", "visiting", "acting", "interim", "tenured", "candidate",
+})
+_PRIZE_WORDS = frozenset({"award", "prize", "medal"})
+#: A fellow of these is the position itself ("Research Fellow"), not an honour beside one.
+_FELLOW_POSITIONS = frozenset({"research", "postdoctoral", "teaching", "graduate", "junior", "senior", "visiting",
+                               "clinical", "doctoral", "predoctoral", "postgraduate", "fellow"})
+
+
+def _only_detail_added(old: str, new: str) -> bool:
+    """The old words all kept in order with one run of words put in that qualifies them: a field
+    ("of Data Sciences") or an honour ("ACM Fellow"), no digits and no word of a new position."""
+    old_words, new_words = old.split(), new.split()
+    if not old_words or len(new_words) <= len(old_words):
+        return False
+    start = next((n for n, (a, b) in enumerate(zip(old_words, new_words, strict=False)) if a != b), len(old_words))
+    inserted = new_words[start : start + len(new_words) - len(old_words)]
+    if new_words[start + len(inserted) :] != old_words[start:]:
+        return False
+    if any(w in _POSITION_WORDS or any(ch.isdigit() for ch in w) for w in inserted):
+        return False
+    if inserted[0] in _QUALIFIER_START:
+        return len(inserted) >= 2
+    if len(inserted) > 5:
+        return False
+    if inserted[-1] == "fellow":  # "ACM Fellow", not "Fellow" or "Research Fellow"
+        return len(inserted) >= 2 and inserted[-2] not in _FELLOW_POSITIONS
+    return any(w in _PRIZE_WORDS for w in inserted)
 
 
 def _only_years_dropped(old: str, new: str) -> bool:
