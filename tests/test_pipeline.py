@@ -284,6 +284,27 @@ def test_real_removal_is_reported(watched: tuple[Database, StaticSite, int, Cloc
         assert removed.fields["title"] == PAPERS[-1][0]
 
 
+def test_a_paper_the_page_still_shows_is_not_removed_until_its_title_leaves_the_page(
+    watched: tuple[Database, StaticSite, int, Clock],
+) -> None:
+    database, site, source_id, clock = watched
+    run_check(database, source_id, clock)
+    # The entry leaves the list, but its title still stands on the page, in prose the reader
+    # does not take for a list entry: the reading lost the paper, the page did not.
+    title = PAPERS[-1][0]
+    prose = f"We are revising {title} after a careful review of its lighting model and will post it again."
+    site.set("/", Page(page(PAPERS[:-1], footer=prose), content_type="text/markdown"))
+    clock.tick(hours=12)
+    run_check(database, source_id, clock)
+    assert changes_of(database) == []
+    with database.session() as session:
+        assert current_papers(session) == len(PAPERS)
+    site.set("/", Page(page(PAPERS[:-1]), content_type="text/markdown"))
+    clock.tick(hours=12)
+    run_check(database, source_id, clock)
+    assert changes_of(database) == [("paper", "removed", title)]
+
+
 def test_server_error_is_recorded_and_keeps_items(watched: tuple[Database, StaticSite, int, Clock]) -> None:
     database, site, source_id, clock = watched
     run_check(database, source_id, clock)

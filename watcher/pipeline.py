@@ -15,7 +15,7 @@ import importlib
 import os
 import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session
 
 from extractors import version_of
 from watcher.apis import ApiSettings, api_settings, is_api_spec
-from watcher.budget import ReadSettings
+from watcher.budget import ReadSettings, bound_document
 from watcher.errors import ExtractionError, FetchError, WatcherError
 from watcher.fetch import Fetcher, FetchSettings, HostGate
 from watcher.records import Document, Record, record_fields
@@ -712,6 +712,7 @@ def _apply_extraction(
     # Imported here, with the rest of the extraction stack (see _load_extraction): a re-check
     # answered only by 304s never needs it. Its pairing imports numpy and rapidfuzz itself.
     from watcher.diff import DiffResult, StoredItem, diff_items
+    from watcher.shown import keep_shown_items, removals_to_check, shown_text
 
     now = services.now()
     source = session.get(Source, view.id)
@@ -744,6 +745,10 @@ def _apply_extraction(
         result = diff_items(previous, records)
     if result.suspect and not first_reading:
         return _record_suspect(services, session, source, fetched, extraction, records, result, started, now)
+    kept: set[tuple[str, str]] = set()
+    if not rebaseline and removals_to_check(result):
+        page, _cut = bound_document(to_document(view.url, fetched), services.read)
+        result, kept = keep_shown_items(result, shown_text(page))
     status = "baseline" if rebaseline else ("changed" if result.changes else "unchanged")
     row = _read_snapshot_row(source.id, fetched, extraction, status, len(records), started, now)
     snapshot_id = record_snapshot(session, row, fetched)
@@ -753,7 +758,7 @@ def _apply_extraction(
         _insert_first_items(session, source, records, now)
         item_ids: dict[tuple[str, str], int] = {}
     else:
-        item_ids = _sync_items(session, source.id, rows, records, renames, now)
+        item_ids = _sync_items(session, source.id, rows, records, renames, now, kept=kept)
     if view.person_id is not None:
         result = _reconcile_person(session, view, extraction, result, rebaseline, now)
         status = status if rebaseline else ("changed" if result.changes else "unchanged")
@@ -766,6 +771,10 @@ def _apply_extraction(
 
             enqueue_changes(session, changes, services.notifiers, now)
     state.update(reading)
+    if kept:
+        # The stored items are more than this reading: the next reading must be diffed, even
+        # the same one, to tell the kept items' removal once the page drops them.
+        state.pop("reading", None)
     source.fetch_state = state
     _mark_success(services, session, source, status, now)
     source.last_error = _partial(extraction)
@@ -966,8 +975,11 @@ def _sync_items(
     records: Sequence[Record],
     renames: Mapping[tuple[str, str], str],
     now: datetime,
+    *,
+    kept: Collection[tuple[str, str]] = (),
 ) -> dict[tuple[str, str], int]:
     """Make the stored current items equal to ``records``: the item id of each record's key.
+    Items in ``kept`` (kind, key) stay current though unread: the page still shows them.
 
     Rows of renamed items keep their id. Written as a few executemany statements: new rows,
     rows whose fields, key, position or removal differ, and a ``last_seen`` for the rest.
@@ -1011,7 +1023,9 @@ def _sync_items(
     # Chunks keep the IN lists under SQLite's bound-parameter limit.
     for start in range(0, len(seen), 500):
         session.execute(update(table).where(table.c.id.in_(seen[start : start + 500])).values(last_seen=now))
-    gone = [row.id for ident, row in rows.items() if ident not in current and row.removed_at is None]
+    gone = [
+        row.id for ident, row in rows.items() if ident not in current and ident not in kept and row.removed_at is None
+    ]
     for start in range(0, len(gone), 500):
         session.execute(update(table).where(table.c.id.in_(gone[start : start + 500])).values(removed_at=now))
     return current

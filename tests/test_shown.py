@@ -1,0 +1,43 @@
+"""Removals the page contradicts: an item whose words the page still shows is kept, not removed."""
+
+from __future__ import annotations
+
+from watcher.diff import DiffResult, ItemChange
+from watcher.records import Document
+from watcher.shown import keep_shown_items, shown_text
+
+
+def _removed(kind: str, **fields: str) -> ItemChange:
+    return ItemChange(change="removed", kind=kind, key=f"{kind}:x", before=fields)
+
+
+def test_the_words_a_page_shows_leave_out_scripts_and_repository_comments() -> None:
+    html = """<html><body><p>Our paper <b>Tidal Nets for Estuary Mapping</b> is out.</p>
+    <script>var old = "Salt Wedges Under Summer Drought";</script></body></html>"""
+    text = shown_text(Document(url="https://example.org/", text=html))
+    assert " tidal nets for estuary mapping " in text
+    assert "salt wedges" not in text
+    bundle = Document(url="github:lab/site", files={
+        "_bibliography/papers.bib": "@article{a, title={{B}ayesian Tides in Narrow Channels}}",
+        "_pages/about.md": "<!-- Quiet Rooms and Their Echoes -->\nWelcome.",
+    })
+    text = shown_text(bundle)
+    assert " bayesian tides in narrow channels " in text
+    assert "quiet rooms" not in text
+
+
+def test_only_removals_of_long_enough_labels_still_shown_are_kept() -> None:
+    changes = (
+        _removed("paper", title="Tidal Nets for Estuary Mapping"),
+        _removed("paper", title="Salt Wedges Under Summer Drought"),
+        _removed("paper", title="Tides"),  # too short to be the item's own words
+        _removed("member", name="Ana Lima"),  # a name outlives its entry in author lists
+        ItemChange(change="added", kind="paper", key="paper:y", after={"title": "Tidal Nets for Estuary Mapping"}),
+    )
+    shown = " our paper tidal nets for estuary mapping is out by ana lima on tides "
+    result, kept = keep_shown_items(DiffResult(changes=changes, suspect=None, unchanged=3), shown)
+    assert [(c.change, c.before or c.after) for c in result.changes] == [
+        (c.change, c.before or c.after) for c in changes[1:]
+    ]
+    assert kept == {("paper", "paper:x")}
+    assert result.unchanged == 4

@@ -1,0 +1,73 @@
+"""Removals the page contradicts: an item whose title the page still shows was read amiss, not removed.
+
+A paper, a news item or an award leaves a page with its words. When a check would report one
+as removed while the page (or, for a repository, one of its files) still holds its full title
+or text, the reading lost it, not the page: an entry merged with its neighbour, a list the
+reader no longer recognises, a title set in a new way. "Removed" is the report users trust
+least when it is wrong, so such an item is kept as stored and nothing is told; if the page
+really drops it later, that check reports the removal.
+
+Only labels long enough to be the item's own are looked for (a four-word title, a six-word
+news text); members and roles are left to the diff, since a name or a job title also stands
+in author lists and biographies that outlive the person's entry.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from selectolax.lexbor import LexborHTMLParser
+
+from watcher.diff import DiffResult, ItemChange
+from watcher.records import Document
+from watcher.text import normalise_key
+
+__all__ = ["keep_shown_items", "removals_to_check", "shown_text"]
+
+#: The field that holds each kind's words, and how many words make it the item's own.
+_LABELS = {"paper": ("title", 4), "award": ("title", 4), "news": ("text", 6)}
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_UNSHOWN = ["script", "style", "template"]
+
+
+def shown_text(document: Document) -> str:
+    """The words a page shows (every file's, for a repository), as one normalised string padded by
+    spaces, so that a label is found only as whole words."""
+    if document.files:
+        text = "\n".join(_COMMENT.sub(" ", body) for body in document.files.values())
+    elif "html" in document.content_type or document.text.lstrip()[:1] == "<":
+        tree = LexborHTMLParser(document.text)
+        tree.strip_tags(_UNSHOWN)
+        text = tree.body.text(separator=" ") if tree.body is not None else ""
+    else:
+        text = document.text
+    # BibTeX guards capitals with braces: "{B}ayesian" is "Bayesian" on the page.
+    return f" {normalise_key(text.replace('{', '').replace('}', ''))} "
+
+
+def _label(change: ItemChange) -> str | None:
+    field, words = _LABELS.get(change.kind, ("", 0))
+    label = normalise_key(str((change.before or {}).get(field) or "")) if field else ""
+    return label if len(label.split()) >= words > 0 else None
+
+
+def removals_to_check(result: DiffResult) -> bool:
+    """Whether ``result`` reports a removal this module would look for on the page."""
+    return any(c.change == "removed" and _label(c) for c in result.changes)
+
+
+def keep_shown_items(result: DiffResult, shown: str) -> tuple[DiffResult, set[tuple[str, str]]]:
+    """``result`` without the removals of items whose label ``shown`` (``shown_text``) still holds,
+    and the (kind, key) of those items, to keep as stored."""
+    kept: set[tuple[str, str]] = set()
+    changes: list[ItemChange] = []
+    for change in result.changes:
+        label = _label(change) if change.change == "removed" else None
+        if label and f" {label} " in shown:
+            kept.add((change.kind, change.key))
+        else:
+            changes.append(change)
+    if not kept:
+        return result, kept
+    return dataclasses.replace(result, changes=tuple(changes), unchanged=result.unchanged + len(kept)), kept
