@@ -31,8 +31,9 @@ from typing import Any
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from extractors.base import THIN_READING, Case, Extractor
+from extractors.data import authors_of
 from extractors.generic import node_text, records_from_markdown
-from extractors.jekyll_data import collection_records
+from extractors.jekyll_data import collection_records, news_from_post
 from extractors.markdown import front_matter_text, load_yaml, parse_front_matter
 from extractors.reading.roles import dedupe_roles
 from extractors.reading.vocabulary import heading_kind
@@ -489,7 +490,7 @@ def publication_paper(meta: Mapping[str, Any]) -> Paper | None:
     doi = find_doi(front_matter_text(meta.get("doi"))) or find_doi(url) or find_doi(citation)
     return Paper(
         title=title,
-        authors=citation_authors(citation),
+        authors=citation_authors(citation) or authors_of(meta.get("authors") or meta.get("author")),
         venue=clean_text(strip_markdown(front_matter_text(meta.get("venue")))) or None,
         year=parse_year(front_matter_text(meta.get("date"))) or parse_year(front_matter_text(meta.get("year"))),
         url=url,
@@ -670,6 +671,7 @@ def _parse_bundle(files: Mapping[str, str]) -> list[Record]:
     if tagline is not None:
         records.append(tagline)
     records.extend(collection_records(files, _kind_collection))
+    records.extend(_news_posts(files))
     for path in sorted(files):
         if path.startswith("_publications/") and path.endswith(".md"):
             meta, _ = parse_front_matter(files[path])
@@ -679,6 +681,26 @@ def _parse_bundle(files: Mapping[str, str]) -> list[Record]:
     return dedupe_roles(records)
 
 
+def _news_posts(files: Mapping[str, str]) -> list[NewsItem]:
+    """Posts filed as news (``categories: news``, ``tags: [announcement]``): the theme's posts are
+    a blog, but a site that files some of them as news lists its news there."""
+    items = []
+    for path in sorted(files):
+        if path.startswith("_posts/") and path.endswith((".md", ".markdown")):
+            meta, _body = parse_front_matter(files[path])
+            filed = " ".join(_words_of(meta.get(key)) for key in ("categories", "category", "tags", "type"))
+            if _NEWS_FILING.search(filed) and (item := news_from_post(path, files[path])) is not None:
+                items.append(item)
+    return items
+
+
+_NEWS_FILING = re.compile(r"\b(?:news|announcements?|updates?)\b", re.I)
+
+
+def _words_of(value: Any) -> str:
+    return " ".join(map(str, value)) if isinstance(value, list) else str(value or "")
+
+
 _COLLECTION_FILE = re.compile(r"^_(?P<name>[a-z][\w-]*)/[^/]+\.md$")
 _PAGE_FILE = re.compile(r"^_pages/(?P<name>[\w-]+)\.md$")
 #: Collections that are not items of their own (pages, posts, layouts) or are read elsewhere.
@@ -686,12 +708,12 @@ _NOT_COLLECTIONS = frozenset({"pages", "posts", "drafts", "publications", "inclu
 
 
 def _kind_collection(path: str) -> str | None:
-    """The collection of a file when its name announces awards, news or positions: a site's own
-    collections beside ``_publications`` ("_awards/x.md" -> "awards")."""
+    """The collection of a file when its name announces awards, news, positions or people: a site's
+    own collections beside ``_publications`` ("_awards/x.md" -> "awards", "_members/x.md")."""
     match = _COLLECTION_FILE.match(path)
     if match is None or match.group("name") in _NOT_COLLECTIONS:
         return None
-    return match.group("name") if _named_kind(match.group("name")) in ("award", "news", "role") else None
+    return match.group("name") if _named_kind(match.group("name")) in ("award", "news", "role", "member") else None
 
 
 def _kind_page(path: str) -> bool:
@@ -756,6 +778,13 @@ CASES = (
         url="github:tibarra/tibarra.github.io",
         notes="a CV page written as HTML lists (each item's sub-list a sibling of it) read by the shared "
         "reading; an _awards collection's files as awards; the talks collection is not read",
+    ),
+    Case(
+        fixture="academicpages/lab_site",
+        url="github:harbor-lab/harbor-lab.github.io",
+        notes="a lab on the theme: the _members collection as people (a role code gives way to the position "
+        "written out, 'role: alumni' makes an alumnus), publication authors from an authors key, and only "
+        "the posts filed as news",
     ),
     Case(fixture="academicpages/publications.html", url="https://janedoe.github.io/publications/"),
     Case(

@@ -69,6 +69,7 @@ __all__ = [
     "NOT_CONTENT",
     "DataExtractor",
     "DataReading",
+    "authors_of",
     "bundle_kinds",
     "first_per_key",
     "is_data_path",
@@ -125,8 +126,8 @@ def _key(name: Any) -> str:
 
 _TITLE = ("title", "papertitle", "articletitle")
 _VENUE = ("venue", "journal", "journaltitle", "booktitle", "conference", "proceedings", "containertitle",
-          "publication", "publishedin", "series", "publisher", "citation", "reference", "pubinfo", "journalname",
-          "conferencename", "venuename")
+          "publication", "publishedin", "series", "publisher", "pubinfo", "journalname", "conferencename",
+          "venuename")
 _YEAR_FIELDS = ("year", "pubyear")
 _STATUS = ("status", "pubstatus", "publicationstatus", "state", "note", "notes")
 _DATE = ("date", "time", "when", "published", "posted", "pubdate", "datepublished", "day", "issued", "datetime",
@@ -143,7 +144,7 @@ _PERSON_LINE = ("bio", "affiliation", "department", "dept", "subtitle", "tagline
 _MEMBER_GROUP = ("category", "group")
 _ALUMNI_FLAGS = ("alumni", "alum", "alumnus", "alumna", "former", "past")
 _CURRENT_FLAGS = ("current", "active", "iscurrent")
-_NOW = ("now", "nowat", "currentposition", "currentrole", "currentaffiliation", "currently", "placement",
+_NOW = ("now", "nowat", "current", "currentposition", "currentrole", "currentaffiliation", "currently", "placement",
         "destination", "movedto")
 _NEXT = ("next", "nextjob", "nextposition")
 _ALUMNI_DEGREE = ("degree", "graduated", "purpose")
@@ -276,7 +277,7 @@ class _Fields:
 
     def authors(self) -> tuple[str, ...]:
         value = next((v for k, v in self.by_key.items() if k.startswith("author") and _present(v)), None)
-        return _authors(value)
+        return authors_of(value)
 
     def name(self) -> str:
         if name := self.text(_NAME, words=12):
@@ -333,7 +334,8 @@ def _looks_like_link(text: str) -> bool:
     return text.startswith(("http://", "https://", "/", "10.")) or bool(_ARXIV_ID.match(text))
 
 
-def _authors(value: Any) -> tuple[str, ...]:
+def authors_of(value: Any) -> tuple[str, ...]:
+    """The authors a field holds: a list of names or of person objects, or one text ("A, B and C")."""
     if isinstance(value, list):
         names: list[str] = []
         for item in value:
@@ -419,13 +421,17 @@ def member_from_fields(raw: Mapping[str, Any], group: str = "", *, alumni: bool 
     if not name:
         return None
     stated = _stated_role(fields, note)
+    code = ""
+    if _ROLE_CODE.fullmatch(stated) and (label := _labelled_role(fields)):
+        # "role: phd" picks the section a theme lists a person in; "position: PhD Student" says it.
+        code, stated = stated, label
     group = _humanise(fields.text(_MEMBER_GROUP, words=8)) or group
     group = "" if GENERIC_GROUP.match(group) else group
     alumni = (
         alumni
         or any(fields.by_key.get(flag) is True for flag in _ALUMNI_FLAGS)
         or any(fields.by_key.get(flag) is False for flag in _CURRENT_FLAGS)
-        or bool(_ALUMNI.search(f"{group} {stated}"))
+        or bool(_ALUMNI.search(f"{group} {stated} {code}"))
     )
     line = _person_line(fields, stated)
     if not alumni:
@@ -452,6 +458,19 @@ def _split_name(raw: str) -> tuple[str, str]:
 def _person_line(fields: _Fields, stated: str) -> str:
     line = fields.text(_PERSON_LINE, words=12)
     return "" if not line or line == stated or is_sentence(line) else line
+
+
+#: A theme's code for a section of people: "pi", "phd", "alumni-ms", "postdoc".
+_ROLE_CODE = re.compile(r"[a-z][a-z0-9_-]{0,15}")
+
+
+def _labelled_role(fields: _Fields) -> str:
+    """The first role field written for readers (capitals or several words), not as a code."""
+    for name in _MEMBER_ROLE:
+        text = fields.text((name,), words=14)
+        if text and not _ROLE_CODE.fullmatch(text):
+            return text
+    return ""
 
 
 def _stated_role(fields: _Fields, note: str) -> str:

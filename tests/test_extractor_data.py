@@ -332,7 +332,7 @@ def test_a_paper_s_status_field_stays_with_its_venue_so_publication_is_a_modifie
         [
             {"title": "Tidal Nets", "authors": "Ana Lima, Bo Chen", "journal": "Coastal Dynamics",
              "status": "In press"},
-            {"title": "Salt Wedges", "authors": "Bo Chen", "citation": "Estuaries 45(2), 1-12", "year": "forthcoming"},
+            {"title": "Salt Wedges", "authors": "Bo Chen", "pubinfo": "Estuaries 45(2), 1-12", "year": "forthcoming"},
             {"title": "Quiet Rooms", "authors": "Ana Lima", "venue": "Acoustics Letters", "year": 2021,
              "note": "Best paper runner-up"},
         ],
