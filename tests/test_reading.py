@@ -391,3 +391,16 @@ def test_a_paper_whose_status_gives_way_to_its_volume_is_one_modified_paper() ->
     before = [StoredItem(kind=r.kind, key=r.key, fields=record_fields(r)) for r in stored]
     changes = diff_items(before, page("Matrix Anal. Appl. 41 (2026) 3--30.")).changes
     assert [(c.change, c.after["venue"]) for c in changes] == [("modified", "Matrix Anal. Appl.")]
+
+
+def test_a_working_paper_list_labels_status_and_co_authors_on_their_own_lines() -> None:
+    html = """<h3>Working Papers</h3>
+    <p><a href="jmp.pdf"><b>Moving for Work: Migration Frictions and Wage Growth</b></a> (Job Market Paper)<br>
+    <i>Abstract:</i> I study how moving costs shape wage growth of young workers using linked data.</p>
+    <p><a href="wp2.pdf"><b>Remote Jobs and the Geography of Hiring</b></a>, with Lee Chan<br>
+    Revise and resubmit at <i>Journal of Labor Economics</i></p>"""
+    papers = _of(Paper, _read(html))
+    assert [(p.title, p.authors, p.venue) for p in papers] == [
+        ("Moving for Work: Migration Frictions and Wage Growth", (), None),
+        ("Remote Jobs and the Geography of Hiring", ("Lee Chan",), "Revise and resubmit at Journal of Labor Economics"),
+    ]

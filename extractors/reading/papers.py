@@ -27,6 +27,12 @@ _QUOTED = re.compile(r"[\"“”«]([^\"“”«»]{8,300})[\"“”»]")
 _SENTENCE_BREAK = re.compile(r"(?<=[a-z0-9)\]?!”\"'])[.?!]\s+(?=[A-Z0-9\[(“\"]|with\b|in\b|to appear\b)")
 _URL = re.compile(r"https?://\S+")
 _NUMBERING = re.compile(r"^\s*(?:\[\s*[A-Za-z]?\d{1,4}\s*\]|\(?[A-Za-z]?\d{1,4}[.)])\s*")
+#: A status right before an italic journal: "Revise and resubmit at *X*", "Under review at *X*".
+_STATUS_BEFORE = re.compile(
+    r"(?P<status>(?:to appear|(?:conditionally )?accepted|forthcoming|under (?:review|revision|submission)"
+    r"|submitted|resubmitted|revise and resubmit|r&r|in press)(?: (?:at|in|to|for|with|by))?)\s*$",
+    re.I,
+)
 _VENUE_PREFIX = re.compile(
     r"^(?:in|at|published in|proceedings of|presented at|(?P<status>to appear (?:in|at)"
     r"|(?:conditionally )?accepted (?:to|at|by|in|for publication in)|forthcoming (?:in|at)"
@@ -260,11 +266,13 @@ def _authors(entry: Entry, lines: Sequence[str], title: str, rest: str) -> tuple
     named = entry.fields.get("authors")
     if named and looks_like_authors(named):
         return author_names(named)
-    # "(with Jane Doe and John Roe)": the co-authors of a page owner's own paper.
-    if "with" in rest and (co := _WITH.search(rest)):
-        names = author_names(co.group(1) or co.group(2))
-        if names and all(is_person_name(name) for name in names):
-            return names
+    # "(with Jane Doe and John Roe)": the co-authors of a page owner's own paper, on one line.
+    if "with" in rest:
+        for line in lines:
+            if co := _WITH.search(line):
+                names = author_names(co.group(1) or co.group(2))
+                if names and all(is_person_name(name) for name in names):
+                    return names
     for line in lines:
         line = line.replace(title, " ", 1).strip(" .,;:") if title in line else line
         if not line:
@@ -310,11 +318,19 @@ def _venue(entry: Entry, lines: Sequence[str], title: str, rest: str, authors: t
         return _clean_venue(named) or None
     for span in entry.spans:
         if span.kind == "italic" and span.text != title and title not in span.text and _italic_venue(span.text):
+            start = entry.text.find(span.text)
+            end = start + len(span.text)
+            if span.text.endswith(":") or entry.text[end : end + 1] == ":":
+                continue  # "Abstract:", "Media coverage:": a label, not a venue
             venue = _clean_venue(span.text)
-            # The status that follows the journal is part of where the paper stands.
-            end = entry.text.find(span.text) + len(span.text)
+            if not venue:
+                return None
+            # Where the paper stands is part of the venue, written before the journal
+            # ("Revise and resubmit at X") or after it ("X, forthcoming").
+            if before := _STATUS_BEFORE.search(entry.text[max(start - 40, 0) : start]):
+                return f"{before.group('status')} {venue}"
             status = _STATUS.search(entry.text[max(end - 2, 0) : end + 40])
-            return with_status(venue, status.group(0) if status else None) if venue else None
+            return with_status(venue, status.group(0) if status else None)
     author_text = ", ".join(authors)
     for line in lines:
         line = line.replace(title, " ", 1) if title in line else line
