@@ -404,3 +404,17 @@ def test_a_working_paper_list_labels_status_and_co_authors_on_their_own_lines() 
         ("Moving for Work: Migration Frictions and Wage Growth", (), None),
         ("Remote Jobs and the Geography of Hiring", ("Lee Chan",), "Revise and resubmit at Journal of Labor Economics"),
     ]
+
+
+def test_a_chapter_s_book_is_its_venue_and_a_title_in_common_words_is_not_a_list_of_names() -> None:
+    html = """<h3>Articles and Chapters</h3><ul>
+    <li><a href="a.pdf"><strong>Campaign Finance</strong></a> <a href="https://x.org/7">Publisher Version</a>
+      <br>In: <i>The Political Economy of Lobbying: Channels of Influence</i>, edited by Karl Mause. 2024.</li>
+    <li><a href="b.pdf"><b>Broadband Expansion and Rural Job Search</b></a>, with Ana Ruiz<br>
+      <i>Journal of Regional Studies</i>. 2023.</li>
+    </ul>"""
+    papers = _of(Paper, _read(html))
+    assert [(p.title, p.authors, p.venue) for p in papers] == [
+        ("Campaign Finance", (), "The Political Economy of Lobbying: Channels of Influence"),
+        ("Broadband Expansion and Rural Job Search", ("Ana Ruiz",), "Journal of Regional Studies"),
+    ]

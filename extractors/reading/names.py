@@ -53,7 +53,28 @@ NOT_NAME_WORDS = frozenset(
         "november", "december", "inc", "ltd", "corp", "llc", "co", "company", "foundation", "society", "association",
         "council", "committee", "conference", "workshop", "journal", "proceedings", "symposium", "transactions",
         "letters", "review", "arxiv", "preprint", "google", "scholar", "github", "twitter", "linkedin", "email",
-        "phone", "office", "address", "room", "building", "street", "road", "avenue"
+        "phone", "office", "address", "room", "building", "street", "road", "avenue",
+        # Words frequent in titles of papers and rare in names: "Broadband Rollout and Rural Job
+        # Search" is a title, though each half is two or three capitalised words.
+        "search", "job", "jobs", "market", "markets", "rural", "urban", "policy", "policies", "growth", "effects",
+        "effect", "evidence", "model", "models", "modeling", "modelling", "method", "methods", "approach",
+        "framework", "towards", "toward", "using", "via", "based", "beyond", "under", "through", "during", "between",
+        "among", "across", "against", "without", "within", "what", "when", "why", "how", "does", "can", "not",
+        "labor", "labour", "wage", "wages", "tax", "taxes", "public", "social", "political", "politics", "economic",
+        "economy", "financial", "finance", "monetary", "fiscal", "global", "national", "international",
+        "government", "conflict", "migration", "immigration", "income", "inequality", "poverty", "risk",
+        "uncertainty", "prices", "firms", "firm", "households", "household", "workers", "women", "children",
+        "evolution", "dynamics", "structure", "structures", "control", "optimal", "optimization", "estimation",
+        "inference", "prediction", "detection", "recognition", "generation", "representation", "representations",
+        "efficient", "robust", "scalable", "adaptive", "distributed", "dynamic", "multi", "fast",
+        "understanding", "learning-based", "training", "transfer", "reinforcement", "generative",
+        "diffusion", "images", "image", "video", "videos", "text", "speech", "graph", "graphs", "signals", "signal",
+        "cells", "cell", "protein", "proteins", "gene", "genes", "genome", "genomic", "cancer", "disease",
+        "diseases", "clinical", "patients", "brain", "neurons", "species", "soil", "water", "carbon", "plant",
+        "plants", "sediment", "ice", "solar", "stellar", "galaxy", "galaxies", "star", "stars",
+        "planet", "planets", "spectral", "magnetic", "thermal", "optical", "electron", "surface", "fluid", "flow",
+        "flows", "transport", "mixing", "waves", "turbulence", "access", "impact",
+        "impacts", "role", "study", "studies", "survey", "trial", "experiment", "experiments",
     }
 )
 _HONORIFICS = re.compile(r"^(?:dr|prof|professor|mr|ms|mrs|miss|mx|sir|dame)\.?\s+", re.I)

@@ -200,9 +200,13 @@ def _title_like(candidate: str, text: str, lines: Sequence[str]) -> bool:
         return False
     if words <= 8 and is_venue(candidate):
         return False
+    if _IN_VOLUME.search(text, 0, text.find(candidate)):
+        return False  # "In: *The Political Economy of X*, edited by …": the book a chapter is in
     # A bold or linked name inside the author line (the page owner, a co-author) is not the title.
     return not any(candidate in line and line != candidate and looks_like_authors(line) for line in lines)
 
+
+_IN_VOLUME = re.compile(r"(?:^|[.,;]\s*|\s)In:?\s*$")
 
 #: Short labels of links to other forms of a paper or to talk about it: "[Published Version]",
 #: "Replication files", "LSQ Blog", "The Hill Podcast", "Press coverage".
@@ -348,8 +352,9 @@ def _venue(entry: Entry, lines: Sequence[str], title: str, rest: str, authors: t
             bare = _without_place_words(piece, prefix)
             if not bare or looks_like_authors(bare) or bare in author_text or LINK_WORDS.match(bare):
                 continue
-            if parse_date_text(bare) or ((dated := leading_date(bare)) and looks_like_authors(dated[1])):
-                continue  # "Feb 3, 2026": when, not where
+            undated = _DATE_LABEL.sub("", bare)
+            if parse_date_text(undated) or ((dated := leading_date(undated)) and looks_like_authors(dated[1])):
+                continue  # "Feb 3, 2026", "Published: April 02, 2025": when, not where
             following = pieces[index + 1] if index + 1 < len(pieces) else ""
             status = _TRAILING_STATUS.fullmatch(following) if not _TRAILING_STATUS.search(bare) else None
             if (
@@ -368,6 +373,10 @@ def _venue(entry: Entry, lines: Sequence[str], title: str, rest: str, authors: t
 def publication_status(text: str | None) -> str | None:
     """The status a short text is, when it is only one: "In press", "(accepted)", "Submitted."."""
     return text.strip(" .,;:()") if text and len(text) <= 60 and _TRAILING_STATUS.match(text.strip()) else None
+
+
+#: A label before a date: "Published: April 02, 2025", "Date: 2024-05-01".
+_DATE_LABEL = re.compile(r"^(?:published|posted|date|dated|updated|presented|released|online)\s?:\s*", re.I)
 
 
 def with_status(venue: str, status: str | None) -> str:
@@ -441,6 +450,7 @@ def _line_under_title(lines: Sequence[str], title: str, author_text: str) -> str
                 and below not in author_text
                 and not looks_like_authors(below)
                 and leading_date(below) is None
+                and not parse_date_text(_DATE_LABEL.sub("", below))
                 and not _only_links(below)
                 and not LINK_WORDS.match(below)
             ):
