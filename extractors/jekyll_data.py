@@ -19,6 +19,10 @@ Reads, by general rules:
   with the date from the front matter or the ``YYYY-MM-DD-`` file name, and the post title
   (else the first words of the body) as text.
 
+- **pages**: the site's Markdown pages (``index.md``, ``news.md``, ``_pages/*.md``), Liquid
+  left out, read by the shared reading for news, papers and awards, kind by kind where the
+  data files, collections and posts have none ("## News" bullets on the home page).
+
 ``front_matter``, ``news_from_post`` and ``first_per_name`` are shared with the al-folio
 extractor.
 """
@@ -32,7 +36,7 @@ from typing import Any
 
 import frontmatter
 
-from extractors.base import Case, Extractor
+from extractors.base import Case, Extractor, with_shared_reading
 from extractors.data import DataReading, bundle_kinds, first_per_key, read_data, read_data_files
 from extractors.markdown import front_matter_text, markdown_to_text
 from extractors.reading import ListReport
@@ -133,8 +137,31 @@ class JekyllDataExtractor(Extractor):
             if _POST_PATH.match(path) and (item := news_from_post(path, doc.files[path])) is not None
         ]
         data_members = [r for r in reading.records if isinstance(r, Member)]
-        others = [r for r in reading.records if not isinstance(r, Member)]
-        return first_per_key([*others, *news, *data_members]), reading
+        others = with_shared_reading([*reading.records, *news], page_records(doc.files))
+        others = [r for r in others if not isinstance(r, Member)]
+        return first_per_key([*others, *data_members]), reading
+
+
+_PAGE_PATH = re.compile(r"^(?:_pages/)?(?P<name>[\w-]+)\.(?:md|markdown)$")
+_NOT_PAGES = frozenset({"readme", "license", "changelog", "contributing", "code_of_conduct", "404"})
+#: What a page's prose and lists tell reliably beside data files; roles and people read from a
+#: lab's welcome text would be guesses.
+_PAGE_KINDS = frozenset({"news", "paper", "award"})
+_LIQUID = re.compile(r"{%.*?%}|{{.*?}}", re.S)
+
+
+def page_records(files: Mapping[str, str]) -> list[Record]:
+    """News, papers and awards the site's Markdown pages list (Liquid tags left out)."""
+    from extractors.generic import records_from_markdown
+
+    records: list[Record] = []
+    for path in sorted(files):
+        match = _PAGE_PATH.match(path)
+        if match is None or match.group("name").lower() in _NOT_PAGES:
+            continue
+        _meta, body = front_matter(files[path])
+        records.extend(r for r in records_from_markdown(_LIQUID.sub(" ", body)) if r.kind in _PAGE_KINDS)
+    return records
 
 
 def _is_jekyll(files: Mapping[str, str]) -> bool:
@@ -162,5 +189,10 @@ CASES: Sequence[Case] = (
         fixture="jekyll_data/lab",
         url="github:example-lab/example-lab.github.io",
         notes="people.yml with role codes and alumni, groups.yml nested groups, publications.yml, _posts/news",
+    ),
+    Case(
+        fixture="jekyll_data/home_news",
+        url="github:quill-lab/quill-lab.github.io",
+        notes="people in _data, news only as dated bullets under the home page's News heading",
     ),
 )
