@@ -17,10 +17,10 @@ pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found a
 
 #: Floors measured on the whole corpus; raise them as reading improves, never lower them.
 ADDED_RECALL_FLOOR = 0.92
-RECALL_FLOOR = 0.86
+RECALL_FLOOR = 0.87
 PRECISION_FLOOR = 0.93
 #: Removals the truth does not list (the worst kind of false report), at most.
-FALSE_REMOVALS_CEILING = 12
+FALSE_REMOVALS_CEILING = 11
 #: Reports on pairs whose truth lists nothing, at most.
 NOISE_REPORTS_CEILING = 0
 
