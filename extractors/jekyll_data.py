@@ -38,7 +38,7 @@ import frontmatter
 
 from extractors.base import Case, Extractor, with_shared_reading
 from extractors.data import DataReading, bundle_kinds, first_per_key, read_data, read_data_files
-from extractors.markdown import front_matter_text, markdown_to_text
+from extractors.markdown import front_matter_text, markdown_to_text, without_liquid
 from extractors.reading import ListReport
 from watcher.records import Document, Member, NewsItem, Record
 from watcher.text import parse_date
@@ -147,7 +147,6 @@ _NOT_PAGES = frozenset({"readme", "license", "changelog", "contributing", "code_
 #: What a page's prose and lists tell reliably beside data files; roles and people read from a
 #: lab's welcome text would be guesses.
 _PAGE_KINDS = frozenset({"news", "paper", "award"})
-_LIQUID = re.compile(r"{%.*?%}|{{.*?}}", re.S)
 
 
 def page_records(files: Mapping[str, str]) -> list[Record]:
@@ -160,7 +159,7 @@ def page_records(files: Mapping[str, str]) -> list[Record]:
         if match is None or match.group("name").lower() in _NOT_PAGES:
             continue
         _meta, body = front_matter(files[path])
-        records.extend(r for r in records_from_markdown(_LIQUID.sub(" ", body)) if r.kind in _PAGE_KINDS)
+        records.extend(r for r in records_from_markdown(without_liquid(body)) if r.kind in _PAGE_KINDS)
     return records
 
 

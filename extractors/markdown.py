@@ -14,7 +14,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from watcher.text import clean_text
 
-__all__ = ["front_matter_text", "load_yaml", "markdown_to_text", "parse_front_matter"]
+__all__ = ["front_matter_text", "load_yaml", "markdown_to_text", "parse_front_matter", "without_liquid"]
 
 # libyaml's loader is ~10x faster than the pure-Python one; both are safe loaders.
 _YAML_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -54,6 +54,11 @@ def front_matter_text(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return ", ".join(front_matter_text(v) for v in value)
     return clean_text(str(value).replace("\ufeff", ""))
+
+
+def without_liquid(text: str) -> str:
+    """A page's text without its Liquid tags and outputs (``{% for %}``, ``{{ page.title }}``)."""
+    return _LIQUID.sub(" ", text)
 
 
 def markdown_to_text(body: str) -> str:
