@@ -34,7 +34,7 @@ from extractors.base import THIN_READING, Case, Extractor
 from extractors.data import authors_of
 from extractors.generic import node_text, records_from_markdown
 from extractors.jekyll_data import collection_records, news_from_post
-from extractors.markdown import front_matter_text, load_yaml, parse_front_matter
+from extractors.markdown import front_matter_text, load_yaml, parse_front_matter, without_liquid
 from extractors.reading.roles import dedupe_roles
 from extractors.reading.vocabulary import heading_kind
 from watcher.records import Award, Document, NewsItem, Paper, Record, Role
@@ -64,7 +64,6 @@ __all__ = [
 
 _LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]*)>?(?:\s+\"[^\"]*\")?\s*\)")
 _HTML_TAG = re.compile(r"<[^>]+>")
-_LIQUID = re.compile(r"\{%.*?%\}|\{\{.*?\}\}", re.S)
 _EMPHASIS = re.compile(r"(\*{1,3}|_{1,3})(?=\S)(.+?)(?<=\S)\1")
 _BULLET = re.compile(r"^(\s*)(?:[*+\-]|\d+[.)])\s+(.*)$")
 _ATX = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
@@ -73,7 +72,7 @@ _SETEXT = re.compile(r"^\s{0,3}(=+|-+)\s*$")
 
 def strip_markdown(text: str) -> str:
     """Plain text of a markdown fragment: links become their text; emphasis, HTML and templating go."""
-    text = _LIQUID.sub(" ", text)
+    text = without_liquid(text)
     text = _LINK.sub(lambda m: m.group(1), text)
     text = _HTML_TAG.sub(" ", text)
     for _ in range(2):  # nested emphasis (**_x_**)
