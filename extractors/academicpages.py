@@ -687,17 +687,13 @@ def _news_posts(files: Mapping[str, str]) -> list[NewsItem]:
     for path in sorted(files):
         if path.startswith("_posts/") and path.endswith((".md", ".markdown")):
             meta, _body = parse_front_matter(files[path])
-            filed = " ".join(_words_of(meta.get(key)) for key in ("categories", "category", "tags", "type"))
+            filed = " ".join(front_matter_text(meta.get(key)) for key in ("categories", "category", "tags", "type"))
             if _NEWS_FILING.search(filed) and (item := news_from_post(path, files[path])) is not None:
                 items.append(item)
     return items
 
 
 _NEWS_FILING = re.compile(r"\b(?:news|announcements?|updates?)\b", re.I)
-
-
-def _words_of(value: Any) -> str:
-    return " ".join(map(str, value)) if isinstance(value, list) else str(value or "")
 
 
 _COLLECTION_FILE = re.compile(r"^_(?P<name>[a-z][\w-]*)/[^/]+\.md$")

@@ -356,12 +356,13 @@ def _venue(entry: Entry, lines: Sequence[str], title: str, rest: str, authors: t
             if parse_date_text(undated) or ((dated := leading_date(undated)) and looks_like_authors(dated[1])):
                 continue  # "Feb 3, 2026", "Published: April 02, 2025": when, not where
             following = pieces[index + 1] if index + 1 < len(pieces) else ""
-            status = _TRAILING_STATUS.fullmatch(following) if not _TRAILING_STATUS.search(bare) else None
+            own_status = _TRAILING_STATUS.search(bare)
+            status = _TRAILING_STATUS.fullmatch(following) if own_status is None else None
             if (
                 prefix
                 or is_venue(bare)
                 or (parse_year(bare) and len(bare.split()) <= 10)
-                or _namedwith_status(bare)
+                or _named_with_status(bare, own_status)
                 or (status and _journal_name(bare.split()))  # "Blood. Accepted in principle."
             ):
                 venue = _clean_venue(bare)
@@ -385,9 +386,9 @@ def with_status(venue: str, status: str | None) -> str:
     return f"{venue}, {status}" if status else venue
 
 
-def _namedwith_status(piece: str) -> bool:
-    """A name followed by a status: "Mathematics of Operations Research, to appear"."""
-    status = _TRAILING_STATUS.search(piece)
+def _named_with_status(piece: str, status: re.Match[str] | None) -> bool:
+    """A name followed by a status (``status``, its match of ``_TRAILING_STATUS``): "Mathematics
+    of Operations Research, to appear"."""
     if status is None or status.start() == 0:
         return False
     return _journal_name(piece[: status.start()].split())
