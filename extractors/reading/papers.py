@@ -327,8 +327,8 @@ def _venue(entry: Entry, lines: Sequence[str], title: str, rest: str, authors: t
             if span.text.endswith(":") or entry.text[end : end + 1] == ":":
                 continue  # "Abstract:", "Media coverage:": a label, not a venue
             venue = _clean_venue(span.text)
-            if not venue:
-                return None
+            if not venue or start < 0:
+                return venue or None  # not found in the entry's text: no status around it to read
             # Where the paper stands is part of the venue, written before the journal
             # ("Revise and resubmit at X") or after it ("X, forthcoming").
             if before := _STATUS_BEFORE.search(entry.text[max(start - 40, 0) : start]):
