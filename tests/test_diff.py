@@ -243,6 +243,27 @@ def test_a_retitled_paper_keeping_its_pdf_link_is_modified() -> None:
     assert sorted(c.change for c in run(before, after).changes) == ["added", "removed"]
 
 
+def test_a_paper_reworded_by_its_authors_is_modified() -> None:
+    team = ("Rosa Quint", "Malik Oyelaran", "Tove Berg")
+    before = [*papers(4), Paper(title="Sparse maps of coral reefs from drones", authors=team, venue="arXiv 2025")]
+    after = [
+        *papers(4),
+        Paper(title="Sparse coral reef mapping from drone imagery", authors=(*team, "I. Lund"), venue="ICCV 2025"),
+    ]
+    change = only(run(before, after))
+    assert change.change == "modified" and set(change.delta) >= {"title", "venue"}
+    # Other authors: another paper on the same subject.
+    others = [*papers(4), Paper(title="Sparse coral reef mapping from drone imagery", authors=("Ada Voss", "Ben Ng"))]
+    assert sorted(c.change for c in run(before, others).changes) == ["added", "removed"]
+    # Two reworded candidates of one group: not guessed between.
+    twins = [
+        *papers(4),
+        Paper(title="Sparse coral reef mapping from drone imagery", authors=team),
+        Paper(title="Sparse coral reef maps from drones at night", authors=team),
+    ]
+    assert sorted(c.change for c in run(before, twins).changes) == ["added", "added", "removed"]
+
+
 def test_a_news_item_touched_up_is_not_news_but_a_rewrite_or_new_number_is() -> None:
     text = "Presented our paper on tagging at K-CAP 2017, Austin, Texas"
     before = [*papers(4), NewsItem(date="2017-10-20", text=f"{text}, US.")]

@@ -4,7 +4,8 @@ Items are compared by identity (their ``key``), never by position, so a reordere
 reports nothing. What is left unmatched on both sides is paired by fuzzy similarity
 (rapidfuzz), so a fixed typo in a title, a paper that gains a DOI (its key moves from
 ``title:`` to ``doi:``) or a reworded news item of the same date is one item, not a removal
-plus an addition. A matched item is *modified* only when a field that a reader cares about
+plus an addition; a paper reworded by its authors (the same first author and most of the
+list, most of the title's words) is one paper where it is the only such pair. A matched item is *modified* only when a field that a reader cares about
 changed in substance (``MEANINGFUL_FIELDS``: a new venue, a new role; not a spelling fix, a
 preprint server named, a name written more fully); everything else is a quiet refresh the
 pipeline stores without telling anyone. An identifier that points at a paper of quite
@@ -449,8 +450,48 @@ def _score_papers(
         url = before.fields.get("url")
         j = new_by_url.get(url) if url and url not in shared_links else None
         if j is not None and (i, j) not in matched and not _conflict(before.fields, news[j].fields, "doi"):
+            matched.add((i, j))
             candidates.append((TITLE_THRESHOLD, i, j))
+    candidates.extend(_retitled(olds, news, matched))
     return candidates
+
+
+#: Below any title, identifier or link match: a retitling only pairs what nothing else did.
+RETITLE_SCORE = 60.0
+
+
+def _retitled(olds: Sequence[_Entry], news: Sequence[_Entry], matched: set[tuple[int, int]]) -> _Candidates:
+    """A paper reworded as it is revised or published ("Sparse maps of reefs" -> "Sparse reef
+    maps from drone imagery") keeps most of its title words and its authors. Such a pair is one
+    paper only where it is the one candidate of each side: two drafts of one group with similar
+    titles are not guessed between."""
+    if len(olds) * len(news) > _MAX_WORD_PAIRS:
+        return []
+    found = [
+        (i, j)
+        for i, j in itertools.product(range(len(olds)), range(len(news)))
+        if (i, j) not in matched and _same_work(olds[i].fields, news[j].fields)
+    ]
+    per_old = Counter(i for i, _ in found)
+    per_new = Counter(j for _, j in found)
+    return [(RETITLE_SCORE, i, j) for i, j in found if per_old[i] == per_new[j] == 1]
+
+
+def _same_work(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+    if _conflict(before, after, "arxiv") or (_conflict(before, after, "doi") and not _published(before, after)):
+        return False
+    if not alike_titles(str(before.get("title") or ""), str(after.get("title") or "")):
+        return False
+    return _same_authors(before.get("authors") or (), after.get("authors") or ())
+
+
+def _same_authors(before: Sequence[str], after: Sequence[str]) -> bool:
+    """The same first author and most of the shorter list: an author added or dropped in a
+    revision keeps the paper's identity."""
+    if not before or not after:
+        return False
+    old, new = [_author_signature(a) for a in before], [_author_signature(a) for a in after]
+    return old[0] == new[0] and len(set(old) & set(new)) * 2 >= min(len(old), len(new)) + 1
 
 
 def _shared_values(entries: Sequence[_Entry], name: str) -> frozenset[str]:
