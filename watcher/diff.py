@@ -5,11 +5,12 @@ reports nothing. What is left unmatched on both sides is paired by fuzzy similar
 (rapidfuzz), so a fixed typo in a title, a paper that gains a DOI (its key moves from
 ``title:`` to ``doi:``) or a reworded news item of the same date is one item, not a removal
 plus an addition; a paper reworded by its authors (the same first author and most of the
-list, most of the title's words) is one paper where it is the only such pair. A matched
-item is *modified* only when a field that a reader cares about changed in substance (``MEANINGFUL_FIELDS``: a new venue, a new role; not a spelling fix, a
-preprint server named, a name written more fully); everything else is a quiet refresh the
-pipeline stores without telling anyone. An identifier that points at a paper of quite
-another title (an entry reused, a link copied) does not make the two one paper.
+list, most of the title's words) is one paper where it is the only such pair. A matched item
+is *modified* only when a field that a reader cares about changed in substance
+(``MEANINGFUL_FIELDS``: a new venue, a new role; not a spelling fix, a preprint server
+named, a name written more fully); everything else is a quiet refresh the pipeline stores
+without telling anyone. An identifier that points at a paper of quite another title (an
+entry reused, a link copied) does not make the two one paper.
 
 The collapse guard: when an extraction suddenly yields nothing, far fewer items, would
 remove most of what was there, or loses a whole kind it used to show (every news item of a
