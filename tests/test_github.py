@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from github_fake import FakeGitHub
@@ -53,18 +53,20 @@ async def _check(
     *,
     spec: str = "",
     token: str | None = None,
+    wants: tuple[Callable[[str], bool], str] = (wants_site_file, ""),
 ):
     fake.clear()
     async with Fetcher(SETTINGS) as fetcher:
         return await fetch_repository(
             fetcher,
             parse_repo_spec(spec or f"github:{fake.owner}/{fake.repo}"),
-            wants_path=wants_site_file,
+            wants_path=wants[0],
             state=state,
             previous_files=files,
             api_base=api,
             raw_base=raw,
             token=token,
+            wants_signature=wants[1],
         )
 
 
@@ -128,6 +130,25 @@ async def test_tree_change_outside_wanted_files_is_not_modified(github: tuple[Fa
     second = await _check(fake, api, raw, first.state, first.files)
     assert second.not_modified is True and fake.raw_paths() == []
     assert second.files == first.files and second.state["tree_etag"] != first.state["tree_etag"]
+
+
+async def test_newly_wanted_files_are_fetched_though_the_tree_is_unchanged(
+    github: tuple[FakeGitHub, str, str],
+) -> None:
+    fake, api, raw = github
+    first = await _check(fake, api, raw, {}, {}, wants=(wants_site_file, "pages:1"))
+    assert "_config.yml" not in first.files
+
+    def wants_config_too(path: str) -> bool:
+        return wants_site_file(path) or path == "_config.yml"
+
+    same = await _check(fake, api, raw, first.state, first.files, wants=(wants_config_too, "pages:1"))
+    assert same.not_modified is True and "_config.yml" not in same.files  # the old signature: a 304
+    second = await _check(fake, api, raw, first.state, first.files, wants=(wants_config_too, "pages:2"))
+    assert second.fetched == ["_config.yml"] and second.files["_config.yml"] == SITE_FILES["_config.yml"]
+    assert "If-None-Match" not in fake.requests[0].headers and second.state["wants"] == "pages:2"
+    third = await _check(fake, api, raw, second.state, second.files, wants=(wants_config_too, "pages:2"))
+    assert third.not_modified is True and third.files == second.files
 
 
 async def test_missing_previous_text_is_fetched_again(github: tuple[FakeGitHub, str, str]) -> None:

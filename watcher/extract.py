@@ -85,3 +85,9 @@ def extract_records(
 def wanted_repository_path(path: str, registry: Sequence[Extractor] = REGISTRY) -> bool:
     """Whether any source extractor reads the repository file at ``path``."""
     return any(extractor.wants_path(path) for extractor in registry)
+
+
+def wanted_paths_signature(registry: Sequence[Extractor] = REGISTRY) -> str:
+    """Names ``wanted_repository_path`` as it stands: every extractor's name and version (a
+    change in which files an extractor reads is a change in its reading, and moves its version)."""
+    return ",".join(sorted(f"{e.name}:{e.version}" for e in registry))

@@ -122,19 +122,24 @@ async def fetch_repository(
     raw_base: str = DEFAULT_RAW_BASE,
     token: str | None = None,
     max_files: int = MAX_WANTED_FILES,
+    wants_signature: str = "",
 ) -> RepoFetch:
     """Bring the wanted files of ``spec`` up to date, downloading only what changed.
 
     ``state`` and ``previous_files`` come from the previous check (empty the first time).
-    If ``wants_path`` changes between checks, pass an empty ``state`` once: an unchanged tree
-    answers 304 and newly wanted paths would otherwise not be seen.
+    ``wants_signature`` names the current ``wants_path``: when it differs from the previous
+    check's, the tree is listed again even if unchanged, so that newly wanted paths are seen
+    at once (files already held are not downloaded again).
     """
     api = _Api(fetcher, spec, api_base.rstrip("/"), token)
     cached_default = state.get("default_branch") if spec.branch is None else None
     branch = spec.branch or cached_default or await api.default_branch()
     same_branch = state.get("branch") == branch
     previous_blobs: dict[str, str] = dict(state.get("blobs") or {}) if same_branch else {}
-    tree_etag = state.get("tree_etag") if same_branch and _has_all(previous_blobs, previous_files) else None
+    same_wants = state.get("wants", "") == wants_signature
+    tree_etag = (
+        state.get("tree_etag") if same_branch and same_wants and _has_all(previous_blobs, previous_files) else None
+    )
 
     try:
         tree = await api.tree(branch, etag=tree_etag)
@@ -147,6 +152,8 @@ async def fetch_repository(
         tree = await api.tree(branch, etag=None)
 
     base_state: dict[str, Any] = {"branch": branch}
+    if wants_signature:
+        base_state["wants"] = wants_signature
     if spec.branch is None:
         base_state["default_branch"] = branch
 

@@ -202,7 +202,7 @@ async def read_document(
     """Fetch a page, a file or a repository, conditionally when validators are known."""
     state = fetch_state or {}
     if url.startswith("github:"):
-        from watcher.extract import wanted_repository_path
+        from watcher.extract import wanted_paths_signature, wanted_repository_path
         from watcher.github import fetch_repository, parse_repo_spec
 
         repo = await fetch_repository(
@@ -214,6 +214,7 @@ async def read_document(
             api_base=services.github_api,
             raw_base=services.github_raw,
             token=services.github_token,
+            wants_signature=wanted_paths_signature(),
         )
         body = bundle_body(repo.files)
         return Fetched(
