@@ -19,9 +19,10 @@ Reads, by general rules:
   with the date from the front matter or the ``YYYY-MM-DD-`` file name, and the post title
   (else the first words of the body) as text.
 
-- **pages**: the site's Markdown pages (``index.md``, ``news.md``, ``_pages/*.md``), Liquid
-  left out, read by the shared reading for news, papers and awards, kind by kind where the
-  data files, collections and posts have none ("## News" bullets on the home page).
+- **pages**: the site's own pages, Markdown or HTML with front matter (``index.md``,
+  ``news.md``, ``publications.html``, ``_pages/*``), Liquid left out, read by the shared
+  reading for news, papers and awards, kind by kind where the data files, collections and
+  posts have none ("## News" bullets on the home page).
 
 ``front_matter``, ``news_from_post`` and ``first_per_name`` are shared with the al-folio
 extractor.
@@ -113,6 +114,9 @@ class JekyllDataExtractor(Extractor):
     # Data files are wanted by the data extractor; these are Jekyll's own folders.
     source_paths = (r"^_posts/.+\.(?:md|markdown|html)$", _COLLECTION_PATH.pattern)
 
+    def wants_path(self, path: str) -> bool:
+        return super().wants_path(path) or _page_match(path) is not None
+
     def detect(self, doc: Document) -> str | None:
         if not doc.is_bundle or not _is_jekyll(doc.files):
             return None
@@ -142,7 +146,7 @@ class JekyllDataExtractor(Extractor):
         return first_per_key([*others, *data_members]), reading
 
 
-_PAGE_PATH = re.compile(r"^(?:_pages/)?(?P<name>[\w-]+)\.(?:md|markdown)$")
+_PAGE_PATH = re.compile(r"^(?:_pages/)?(?P<name>[\w-]+)\.(?P<type>md|markdown|html?)$")
 _NOT_PAGES = frozenset({"readme", "license", "changelog", "contributing", "code_of_conduct", "404"})
 #: What a page's prose and lists tell reliably beside data files; roles and people read from a
 #: lab's welcome text would be guesses.
@@ -150,17 +154,29 @@ _PAGE_KINDS = frozenset({"news", "paper", "award"})
 
 
 def page_records(files: Mapping[str, str]) -> list[Record]:
-    """News, papers and awards the site's Markdown pages list (Liquid tags left out)."""
-    from extractors.generic import records_from_markdown
+    """News, papers and awards the site's own pages list, Markdown or HTML (Liquid tags left out)."""
+    from extractors.generic import records_from_html, records_from_markdown
 
     records: list[Record] = []
     for path in sorted(files):
-        match = _PAGE_PATH.match(path)
-        if match is None or match.group("name").lower() in _NOT_PAGES:
+        if (match := _page_match(path)) is None:
             continue
-        _meta, body = front_matter(files[path])
-        records.extend(r for r in records_from_markdown(without_liquid(body)) if r.kind in _PAGE_KINDS)
+        meta, body = front_matter(files[path])
+        if match["type"].startswith("htm"):
+            if not meta:
+                continue  # a page Jekyll does not render: a verification file, a copied export
+            read = records_from_html(without_liquid(body))
+        else:
+            read = records_from_markdown(without_liquid(body))
+        records.extend(r for r in read if r.kind in _PAGE_KINDS)
     return records
+
+
+def _page_match(path: str) -> re.Match[str] | None:
+    """A page of the site (``index.md``, ``_pages/news.md``, ``publications.html``), not its
+    README, licence or error page."""
+    match = _PAGE_PATH.match(path)
+    return match if match is not None and match["name"].lower() not in _NOT_PAGES else None
 
 
 def _is_jekyll(files: Mapping[str, str]) -> bool:
@@ -193,5 +209,10 @@ CASES: Sequence[Case] = (
         fixture="jekyll_data/home_news",
         url="github:quill-lab/quill-lab.github.io",
         notes="people in _data, news only as dated bullets under the home page's News heading",
+    ),
+    Case(
+        fixture="jekyll_data/html_pages",
+        url="github:tern-lab/tern-lab.github.io",
+        notes="people in _data; news and papers hand-written in HTML pages with front matter and Liquid",
     ),
 )
