@@ -143,6 +143,8 @@ _PERSON_LINE = ("bio", "affiliation", "department", "dept", "subtitle", "tagline
 #: The list a person is filed under, when the entry says it itself ("category: phd-students").
 _MEMBER_GROUP = ("category", "group")
 _ALUMNI_FLAGS = ("alumni", "alum", "alumnus", "alumna", "former", "past")
+#: Fields that sort people into current and past ("type: alumni", "status: former").
+_MEMBERSHIP = ("type", "status", "membership", "state")
 _CURRENT_FLAGS = ("current", "active", "iscurrent")
 _NOW = ("now", "nowat", "current", "currentposition", "currentrole", "currentaffiliation", "currently", "placement",
         "destination", "movedto")
@@ -431,7 +433,7 @@ def member_from_fields(raw: Mapping[str, Any], group: str = "", *, alumni: bool 
         alumni
         or any(fields.by_key.get(flag) is True for flag in _ALUMNI_FLAGS)
         or any(fields.by_key.get(flag) is False for flag in _CURRENT_FLAGS)
-        or bool(_ALUMNI.search(f"{group} {stated} {code}"))
+        or bool(_ALUMNI.search(" ".join([group, stated, code, *(fields.text((n,), words=3) for n in _MEMBERSHIP)])))
     )
     line = _person_line(fields, stated)
     if not alumni:

@@ -133,6 +133,19 @@ def test_people_keyed_by_id_flags_and_roles_written_beside_the_name() -> None:
     ]
 
 
+def test_a_membership_field_naming_alumni_makes_an_alumnus() -> None:
+    data = [
+        {"name": "Owen Tiller", "position": "Postdoctoral Researcher", "type": "current"},
+        {"name": "Dara Flint", "position": "PhD Student", "type": "alumni", "current_position": "Nimbus Labs"},
+        {"name": "Eli Sato", "title": "MS Student", "status": "former member"},
+    ]
+    assert _records(data, "team") == [
+        Member(name="Owen Tiller", role="Postdoctoral Researcher"),
+        Member(name="Dara Flint", role="Alumni (PhD Student; now Nimbus Labs)"),
+        Member(name="Eli Sato", role="Alumni (MS Student)"),
+    ]
+
+
 def test_a_role_change_is_one_modified_member() -> None:
     before = _records([{"name": "Ana Lima", "position": "PhD Student"}], "people")
     after = _records([{"name": "Ana Lima", "position": "Postdoc"}], "people")
