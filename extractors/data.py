@@ -856,6 +856,7 @@ def read_data_files(files: Mapping[str, str]) -> DataReading:
     the BibTeX bibliographies beside them (a site's publication data); one record per identity
     (a person listed in two files counts once, as first listed)."""
     total = DataReading()
+    parsed: list[tuple[str, Any]] = []
     for path in sorted(files):
         if _BIB_FILE.search(path) and not _NOT_CONTENT.search(path):
             total.records.extend(parse_bibtex(files[path]))
@@ -865,13 +866,46 @@ def read_data_files(files: Mapping[str, str]) -> DataReading:
         data = load_data(path, files[path])
         if data is None:
             continue
+        parsed.append((path, data))
         *folders, name = path.split("/")
         reading = read_data(data, path, _DATA_FILE.sub("", name), folders)
         total.records.extend(reading.records)
         total.lists.extend(reading.lists)
         total.truncated.extend(reading.truncated)
+    if not any(isinstance(r, Role) for r in total.records):
+        # No list of positions: the owner's profile says the one they hold now.
+        for path, data in parsed:
+            if (found := owner_role(data)) is not None:
+                where, role = found
+                total.records.insert(0, role)
+                total.lists.append(ListReport(where=f"{path}:{where}", made_of="a person's profile", entries=1,
+                                              kind="role", why="a person's name beside a position", records=1))
+                break
     total.records = first_per_key(total.records)
     return total
+
+
+#: Keys under which a site keeps its owner's profile ({"profile": {"name": ..., "position": ...}}).
+_PROFILE_KEYS = frozenset({"profile", "about", "basics", "author", "person", "me", "owner", "personal",
+                           "personalinfo", "info", "bio", "header", "hero", "intro"})
+_PROFILE_POSITION = ("position", "jobtitle", "currentposition", "title", "role", "label", "designation",
+                     "occupation")
+
+
+def owner_role(data: Any) -> tuple[str, Role] | None:
+    """The position a site's owner holds, from a profile object at the file's top or under a
+    profile key: a person's name beside a position ("position: PhD Candidate", "affiliation: X")."""
+    if not isinstance(data, Mapping):
+        return None
+    candidates = [("(top)", data)]
+    candidates += [(str(k), v) for k, v in data.items() if _key(str(k)) in _PROFILE_KEYS and isinstance(v, Mapping)]
+    for where, node in candidates:
+        fields = _Fields(node)
+        name = _split_name(fields.name())[0]
+        title = clean_title(fields.text(_PROFILE_POSITION, words=12))
+        if name and is_person_name(name) and title and ROLE_WORDS.search(title):
+            return where, Role(title=title, organization=fields.text(_ORG, words=20) or None)
+    return None
 
 
 def first_per_key(records: Iterable[Record]) -> list[Record]:

@@ -146,6 +146,23 @@ def test_a_membership_field_naming_alumni_makes_an_alumnus() -> None:
     ]
 
 
+def test_an_owner_profile_gives_the_position_held_when_no_list_of_positions_does() -> None:
+    profile = {"name": "Mira Okafor", "position": "PhD Candidate", "affiliation": "Lakeshore University",
+               "email": "mira@example.edu", "bio": "I study snowmelt and alpine streams."}
+    assert read_data_files({"data/profile.json": json.dumps(profile)}).records == [
+        Role(title="PhD Candidate", organization="Lakeshore University")
+    ]
+    nested = {"site": {"title": "Mira's page"}, "about": {"name": "Mira Okafor", "title": "Assistant Professor"}}
+    assert read_data_files({"data/home.json": json.dumps(nested)}).records == [Role(title="Assistant Professor")]
+    # A site title beside a name is no position; a list of positions says more than a profile.
+    assert read_data_files({"data/site.json": json.dumps({"name": "Mira Okafor", "title": "Notes"})}).records == []
+    jobs = {"name": "Mira Okafor", "position": "Assistant Professor",
+            "experience": [{"position": "Assistant Professor", "org": "Lakeshore University", "period": "2025 -"}]}
+    assert read_data_files({"data/cv.json": json.dumps(jobs)}).records == [
+        Role(title="Assistant Professor", organization="Lakeshore University", start="2025")
+    ]
+
+
 def test_a_role_change_is_one_modified_member() -> None:
     before = _records([{"name": "Ana Lima", "position": "PhD Student"}], "people")
     after = _records([{"name": "Ana Lima", "position": "Postdoc"}], "people")
