@@ -300,6 +300,13 @@ def test_the_reading_explains_each_list() -> None:
          "Lakeshore University"),
         ("I am currently a postdoc working with Ana Lima and Bo Chen at Halcyon Labs.", "Postdoc", "Halcyon Labs"),
         ("I am a PhD student advised by Ana Lima and just started my third year.", "PhD student", None),
+        ("I am an Assistant Professor of Economics at Northfield University.", "Assistant Professor of Economics",
+         "Northfield University"),
+        ("I am a PhD student in the Department of Physics at Lakeshore University.", "PhD student",
+         "Department of Physics at Lakeshore University"),
+        ("I am a postdoc at the Institute for Fiscal Studies, working with Ana Lima.", "Postdoc",
+         "Institute for Fiscal Studies"),
+        ("I am a research scientist at Halcyon Labs for the second year.", "Research scientist", "Halcyon Labs"),
     ],
 )
 def test_the_owner_role_in_a_biography_sentence(sentence: str, title: str | None, organization: str | None) -> None:

@@ -42,7 +42,7 @@ _SENTENCE_SPLIT = re.compile(
 )
 _ORG_END = (
     r"(?=\s*(?:,\s*(?:where|and|working|under|advised|supervised|focusing|with|since|from|in\s+\d)|[;.!?(]"
-    r"|\s+(?:where|working|under|advised|supervised|focusing|since|from|in\s+\d{4}|for\s|with\s|as\s"
+    r"|\s+(?:where|working|under|advised|supervised|focusing|since|from|in\s+\d{4}|for\s+(?!(?-i:[A-Z]))|with\s|as\s"
     r"|,?\s*beginning))|\s*$)"
 )
 _BIO_PATTERNS = (
@@ -61,7 +61,7 @@ _BIO_PATTERNS = (
     re.compile(
         rf"\b(?:I am|I'm|I work as|I serve as|I currently serve as|I was|currently,? I am|is|was)\s+"
         rf"(?:currently\s+|now\s+)?"
-        rf"(?:an?|the)\s+(?P<title>[^,;]{{2,80}}?)\s+(?:at|in|with|of)\s+(?:the\s+)?(?P<org>[A-Z].+?){_ORG_END}",
+        rf"(?:an?|the)\s+(?P<title>[^,;]{{2,80}}?)\s+(?P<link>at|in|with|of)\s+(?:the\s+)?(?P<org>[A-Z].+?){_ORG_END}",
         re.I,
     ),
     re.compile(rf"\bas an? (?P<title>[^,.;]{{2,60}}?) at (?:the\s+)?(?P<org>[A-Z].+?){_ORG_END}", re.I),
@@ -95,6 +95,8 @@ def read_bio_roles(text: str) -> list[Role]:
 
 
 _LEADING_THE = re.compile(r"^the\s+", re.I)
+#: "Economics at Northfield University": a field of study, then the place.
+_FIELD_THEN_PLACE = re.compile(r"(?P<field>[^,]{2,60}?)\s+at\s+(?:the\s+)?(?P<org>[A-Z].*)")
 
 
 def _bio_role(match: re.Match[str], sentence: str) -> Role | None:
@@ -104,6 +106,10 @@ def _bio_role(match: re.Match[str], sentence: str) -> Role | None:
     if not title or not _ROLE_WORDS.search(title) or len(title.split()) > 8 or ". " in title:
         return None
     organization = clean_title(_LEADING_THE.sub("", groups.get("org") or "")) or None
+    place = _FIELD_THEN_PLACE.match(organization or "") if groups.get("link") in ("of", "in") else None
+    if place and not _looks_like_org(place["field"]):
+        # "Assistant Professor of Economics at X": the field belongs to the title, X is the place.
+        title, organization = f"{title} {groups['link']} {place['field']}", place["org"]
     if organization and (len(organization.split()) > 14 or not organization[:1].isupper()):
         return None
     year = groups.get("year")
