@@ -48,6 +48,10 @@ class Extractor:
     def claims_url(self, url: str) -> bool:
         return any(re.search(p, url) for p in self.url_patterns)
 
+    def claims(self, doc: Document) -> bool:
+        """Whether ``doc``'s address is this extractor's (``url_patterns``), whatever it holds."""
+        return self.claims_url(doc.url)
+
     def detect(self, doc: Document) -> str | None:
         """Why this extractor fits ``doc`` (a short reason), or None. Must be cheap."""
         return None

@@ -133,6 +133,10 @@ class CvExtractor(Extractor):
     priority = 40
     url_patterns = (r"/(?:cv|resume|experience)(?:\.(?:txt|md))?/?$",)
 
+    def claims(self, doc: Document) -> bool:
+        # An HTML page at /cv/ is the page readers': only a text CV is read here by its address.
+        return self.claims_url(doc.url) and not doc.is_bundle and is_text_document(doc)
+
     def detect(self, doc: Document) -> str | None:
         if doc.is_bundle or not doc.text or not is_text_document(doc):
             return None

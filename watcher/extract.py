@@ -50,7 +50,7 @@ def choose_extractor(
     best: tuple[int, Extractor, str] | None = None
     for extractor in registry:
         reason = extractor.detect(doc)
-        if reason is None and extractor.claims_url(doc.url):
+        if reason is None and extractor.claims(doc):
             reason = "URL pattern"
         if reason is not None and (best is None or extractor.priority > best[0]):
             best = (extractor.priority, extractor, reason)
