@@ -148,6 +148,12 @@ CASES = (
         "dated news and publication rows; footer and navigation are not items",
     ),
     Case(
+        fixture="generic/cv_tables.html",
+        url="https://ivarga.example.org/cv/",
+        notes="CV page: appointments and education as year | position tables, grants and honours led by "
+        "'2023:' or '2021 –', a biography naming the position with its field",
+    ),
+    Case(
         fixture="generic/cv_page.md",
         url="https://example.org/about.md",
         content_type="text/markdown",

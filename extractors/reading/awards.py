@@ -51,8 +51,8 @@ def parse_award_line(line: str, link_texts: list[str] | tuple[str, ...] = ()) ->
     if not text or len(text) > 300:
         return None
     year = parse_year(text)
-    main = _REASON.split(text, maxsplit=1)[0]
-    main = _LEADING_YEAR.sub("", main)
+    # A leading year is the award's ("2023: X Award"); a year then a colon later starts the reason.
+    main = _REASON.split(_LEADING_YEAR.sub("", text), maxsplit=1)[0]
     main = _TRAILING_YEAR.sub("", main).strip(" ,.;")
     if not main:
         return None

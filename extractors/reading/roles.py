@@ -32,7 +32,9 @@ EDUCATION_WORDS = re.compile(
 )
 _SINGLE = re.compile(
     r"(?:\(\s*(?P<p>[^()]{4,30}?)\s*\)|(?:since|from|in)\s+(?P<s>[A-Za-z]{0,9}\.?\s?(?:19|20)\d\d)"
-    r"|,\s*(?P<c>[A-Za-z]{0,9}\.?\s?(?:19|20)\d\d)\s*$)",
+    r"|,\s*(?P<c>[A-Za-z]{0,9}\.?\s?(?:19|20)\d\d)\s*$"
+    # A year in a column of its own before the position: "2019 , PhD in Astrophysics, X".
+    r"|^(?P<l>(?:19|20)\d\d)\s*[,:]\s)",
     re.I,
 )
 _WEB_ADDRESS = re.compile(r"\s*\((?:[\w-]+\.)+[a-z]{2,}\)")
@@ -90,7 +92,7 @@ def parse_role_line(line: str, emphasis: Sequence[str] = ()) -> Role | None:
         start, end, lo, hi = found
         rest = f"{text[:lo]} {text[hi:]}".strip()
     elif m := _SINGLE.search(text):
-        raw = m.group("p") or m.group("s") or m.group("c")
+        raw = m.group("p") or m.group("s") or m.group("c") or m.group("l")
         start = parse_date_text(raw) if raw else None
         if start is not None:
             rest = f"{text[: m.start()]} {text[m.end() :]}".strip()
