@@ -16,11 +16,11 @@ from corpus_eval import CORPUS, format_kinds, format_misses, format_table, score
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found at {CORPUS} (set WATCHER_CORPUS)")
 
 #: Floors measured on the whole corpus; raise them as reading improves, never lower them.
-ADDED_RECALL_FLOOR = 0.92
-RECALL_FLOOR = 0.87
+ADDED_RECALL_FLOOR = 0.93
+RECALL_FLOOR = 0.88
 PRECISION_FLOOR = 0.93
 #: Removals the truth does not list (the worst kind of false report), at most.
-FALSE_REMOVALS_CEILING = 11
+FALSE_REMOVALS_CEILING = 8
 #: Reports on pairs whose truth lists nothing, at most.
 NOISE_REPORTS_CEILING = 0
 
