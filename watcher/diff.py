@@ -39,7 +39,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from watcher.normalise import alike_titles, first_per_key
+from watcher.normalise import alike_stems, alike_titles, first_per_key, title_stems
 from watcher.records import Record, record_fields
 from watcher.text import is_preprint_doi, is_preprint_server_venue, normalise_key
 
@@ -429,7 +429,7 @@ def _score_papers(
     sims = _similarity(_field_keys(olds, "title"), _field_keys(news, "title"), cutoff=TITLE_THRESHOLD)
     for i, j in zip(*np.nonzero(sims), strict=True):
         before, after = olds[i].fields, news[j].fields
-        if (_conflict(before, after, "doi") and not _published(before, after)) or _conflict(before, after, "arxiv"):
+        if _ids_conflict(before, after):
             continue
         same_id = _same(before, after, "doi") or _same(before, after, "arxiv")
         candidates.append((200.0 if same_id else float(sims[i, j]), int(i), int(j)))
@@ -468,30 +468,35 @@ def _retitled(olds: Sequence[_Entry], news: Sequence[_Entry], matched: set[tuple
     titles are not guessed between."""
     if len(olds) * len(news) > _MAX_WORD_PAIRS:
         return []
+    # Each entry's title words and authors once, not once per pair.
+    old_works, new_works = [_work(e.fields) for e in olds], [_work(e.fields) for e in news]
     found = [
         (i, j)
         for i, j in itertools.product(range(len(olds)), range(len(news)))
-        if (i, j) not in matched and _same_work(olds[i].fields, news[j].fields)
+        if (i, j) not in matched
+        and not _ids_conflict(olds[i].fields, news[j].fields)
+        and _same_work(old_works[i], new_works[j])
     ]
     per_old = Counter(i for i, _ in found)
     per_new = Counter(j for _, j in found)
     return [(RETITLE_SCORE, i, j) for i, j in found if per_old[i] == per_new[j] == 1]
 
 
-def _same_work(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
-    if _conflict(before, after, "arxiv") or (_conflict(before, after, "doi") and not _published(before, after)):
-        return False
-    if not alike_titles(str(before.get("title") or ""), str(after.get("title") or "")):
-        return False
-    return _same_authors(before.get("authors") or (), after.get("authors") or ())
+#: A paper as ``_retitled`` compares it: its title's stems, its authors' signatures in order.
+_Work = tuple[frozenset[str], tuple[str, ...]]
 
 
-def _same_authors(before: Sequence[str], after: Sequence[str]) -> bool:
-    """The same first author and most of the shorter list: an author added or dropped in a
-    revision keeps the paper's identity."""
-    if not before or not after:
+def _work(fields: Mapping[str, Any]) -> _Work:
+    authors = tuple(_author_signature(a) for a in fields.get("authors") or ())
+    return title_stems(str(fields.get("title") or "")), authors
+
+
+def _same_work(before: _Work, after: _Work) -> bool:
+    """Most title words and the same authors: the same first author and most of the shorter
+    list (an author added or dropped in a revision keeps the paper's identity)."""
+    (old_stems, old), (new_stems, new) = before, after
+    if not old or not new or not alike_stems(old_stems, new_stems):
         return False
-    old, new = [_author_signature(a) for a in before], [_author_signature(a) for a in after]
     return old[0] == new[0] and len(set(old) & set(new)) * 2 >= min(len(old), len(new)) + 1
 
 
@@ -681,6 +686,11 @@ def _published(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
 
 def _conflict(before: Mapping[str, Any], after: Mapping[str, Any], name: str) -> bool:
     return bool(before.get(name)) and bool(after.get(name)) and before.get(name) != after.get(name)
+
+
+def _ids_conflict(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+    """Two DOIs (a preprint server's followed by a publisher's excepted) or two arXiv ids: two works."""
+    return (_conflict(before, after, "doi") and not _published(before, after)) or _conflict(before, after, "arxiv")
 
 
 def _comparable(name: str, value: Any) -> Any:
@@ -891,11 +901,7 @@ def _pair_renderings(lost: Sequence[_Entry], found: Sequence[_Entry]) -> list[tu
 
 def _distinct_identities(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
     """Two DOIs, arXiv ids or dates that differ: two items, however alike their words."""
-    return (
-        (_conflict(before, after, "doi") and not _published(before, after))
-        or _conflict(before, after, "arxiv")
-        or _conflict(before, after, "date")
-    )
+    return _ids_conflict(before, after) or _conflict(before, after, "date")
 
 
 def _reformats(

@@ -265,14 +265,21 @@ def alike_titles(first: str, second: str) -> bool:
     "Maps" and "Mapping" agree."""
     if first == second:
         return True  # most pairs asked about (one paper, read twice): no words to compare
-    a, b = _title_stems(first), _title_stems(second)
+    return alike_stems(title_stems(first), title_stems(second))
+
+
+def alike_stems(a: frozenset[str], b: frozenset[str]) -> bool:
+    """``alike_titles`` for titles already cut to their ``title_stems`` (to compare many pairs)."""
     if not a or not b:
         return True
     return len(a & b) >= UNLIKE_TITLES * min(len(a), len(b))
 
 
-def _title_stems(title: str) -> set[str]:
-    return {word[:4] for word in normalise_key(title).split() if len(word) >= 3 and word not in _TITLE_FILLER}
+def title_stems(title: str) -> frozenset[str]:
+    """A title's words as ``alike_titles`` compares them."""
+    return frozenset(
+        word[:4] for word in normalise_key(title).split() if len(word) >= 3 and word not in _TITLE_FILLER
+    )
 
 
 def _same_venue(first: Paper, second: Paper) -> bool:
