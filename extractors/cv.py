@@ -135,10 +135,10 @@ class CvExtractor(Extractor):
 
     def claims(self, doc: Document) -> bool:
         # An HTML page at /cv/ is the page readers': only a text CV is read here by its address.
-        return self.claims_url(doc.url) and not doc.is_bundle and is_text_document(doc)
+        return self.claims_url(doc.url) and _is_text(doc)
 
     def detect(self, doc: Document) -> str | None:
-        if doc.is_bundle or not doc.text or not is_text_document(doc):
+        if not doc.text or not _is_text(doc):
             return None
         if _cv_block_count(doc.text) >= 3:
             return "text page of dated position blocks"
@@ -160,6 +160,10 @@ class CvExtractor(Extractor):
         if not records:
             records = read_cv_blocks(text)
         return records
+
+
+def _is_text(doc: Document) -> bool:
+    return not doc.is_bundle and is_text_document(doc)
 
 
 def _is_about_profile(text: str) -> bool:

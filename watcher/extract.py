@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from extractors import ALIASES, REGISTRY, Extractor
+from extractors import ALIASES, REGISTRY, VERSIONS, Extractor
 from watcher.errors import ConfigError, ExtractionError
 from watcher.records import Document, Record
 
@@ -87,7 +87,7 @@ def wanted_repository_path(path: str, registry: Sequence[Extractor] = REGISTRY) 
     return any(extractor.wants_path(path) for extractor in registry)
 
 
-def wanted_paths_signature(registry: Sequence[Extractor] = REGISTRY) -> str:
-    """Names ``wanted_repository_path`` as it stands: every extractor's name and version (a
-    change in which files an extractor reads is a change in its reading, and moves its version)."""
-    return ",".join(sorted(f"{e.name}:{e.version}" for e in registry))
+def wanted_paths_signature() -> str:
+    """Names ``wanted_repository_path`` as it stands: the registry's version table (a change in
+    which files an extractor reads is a change in its reading, and moves its version)."""
+    return ",".join(f"{name}:{version}" for name, version in sorted(VERSIONS.items()))
