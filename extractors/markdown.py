@@ -12,13 +12,12 @@ from typing import Any
 import yaml
 from selectolax.lexbor import LexborHTMLParser
 
-from watcher.text import clean_text
+from watcher.text import clean_text, without_html_comments
 
 __all__ = ["front_matter_text", "load_yaml", "markdown_to_text", "parse_front_matter", "without_liquid"]
 
 # libyaml's loader is ~10x faster than the pure-Python one; both are safe loaders.
 _YAML_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _LIQUID = re.compile(r"{%.*?%}|{{.*?}}", re.S)
 _KRAMDOWN_ATTR = re.compile(r"{:[^}]*}")
 _MD_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
@@ -63,7 +62,7 @@ def without_liquid(text: str) -> str:
 
 def markdown_to_text(body: str) -> str:
     """Markdown/HTML/Liquid as plain text; line and paragraph breaks survive as newlines."""
-    text = _HTML_COMMENT.sub(" ", body)
+    text = without_html_comments(body)
     text = _LIQUID.sub(" ", text)
     text = _KRAMDOWN_ATTR.sub("", text)
     text = _MD_IMAGE.sub(" ", text)

@@ -15,19 +15,17 @@ in author lists and biographies that outlive the person's entry.
 from __future__ import annotations
 
 import dataclasses
-import re
 
 from selectolax.lexbor import LexborHTMLParser
 
 from watcher.diff import DiffResult, ItemChange
 from watcher.records import Document
-from watcher.text import normalise_key
+from watcher.text import normalise_key, without_html_comments
 
 __all__ = ["keep_shown_items", "removals_to_check", "shown_text"]
 
 #: The field that holds each kind's words, and how many words make it the item's own.
 _LABELS = {"paper": ("title", 4), "award": ("title", 4), "news": ("text", 6)}
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _UNSHOWN = ["script", "style", "template"]
 
 
@@ -35,7 +33,7 @@ def shown_text(document: Document) -> str:
     """The words a page shows (every file's, for a repository), as one normalised string padded by
     spaces, so that a label is found only as whole words."""
     if document.files:
-        text = "\n".join(_COMMENT.sub(" ", body) for body in document.files.values())
+        text = "\n".join(without_html_comments(body) for body in document.files.values())
     elif "html" in document.content_type or document.text.lstrip()[:1] == "<":
         tree = LexborHTMLParser(document.text)
         tree.strip_tags(_UNSHOWN)

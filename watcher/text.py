@@ -23,6 +23,7 @@ __all__ = [
     "parse_date",
     "parse_year",
     "split_authors",
+    "without_html_comments",
 ]
 
 _WORD = re.compile(r"\w+")
@@ -75,6 +76,14 @@ class AsciiFolded:
         if text.isascii():
             return self.folded.match(text.lower()) is not None
         return self.pattern.match(text) is not None
+
+
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
+
+
+def without_html_comments(text: str) -> str:
+    """``text`` with its HTML comments (``<!-- … -->``) each made one space: what no page shows."""
+    return _HTML_COMMENT.sub(" ", text)
 
 
 def clean_text(text: str | None) -> str:
