@@ -32,7 +32,7 @@ _TABLE: tuple[tuple[str, str, int], ...] = (
     ("orcid", "extractors.orcid:OrcidExtractor", 1),
     ("academicpages", "extractors.academicpages:AcademicPagesExtractor", 4),
     ("hugo-blox", "extractors.hugo_blox:HugoBloxExtractor", 4),
-    ("alfolio", "extractors.alfolio:AlfolioExtractor", 5),
+    ("alfolio", "extractors.alfolio:AlfolioExtractor", 6),
     ("bibtex", "extractors.bibtex:BibtexExtractor", 1),
     ("jekyll-data", "extractors.jekyll_data:JekyllDataExtractor", 5),
     ("data", "extractors.data:DataExtractor", 4),

@@ -13,7 +13,8 @@ Claims (by content, never by site name):
 Reads from sources: ``_news/*.md`` (one item per file: front-matter ``date``; the body
 for ``inline: true`` items, else the title), ``_bibliography/*.bib`` (via
 :func:`extractors.bibtex.parse_bibtex`), the home/about page (positions stated in the
-biography → Role; ``## Awards``-style lists → Award), and people: ``_people/**/*.md``
+biography → Role; ``## Awards``-style lists → Award; dated news lines written into the
+page → NewsItem), and people: ``_people/**/*.md``
 front matter and ``_data/*.yml`` people lists → Member (see ``extractors.jekyll_data``).
 
 Reads from rendered HTML: the news table rows (date + text), ``ol.bibliography`` items
@@ -39,6 +40,7 @@ from extractors.base import Case, Extractor
 from extractors.bibtex import parse_bibtex
 from extractors.data import member_from_fields, read_data_files
 from extractors.jekyll_data import first_per_name, front_matter, markdown_to_text, news_from_post
+from extractors.markdown import without_liquid
 from extractors.reading.owner import without_advisers
 from watcher.records import Award, Document, Member, NewsItem, Paper, Record, Role
 from watcher.text import clean_text, clean_title, find_arxiv, find_doi, parse_date, parse_year
@@ -375,7 +377,15 @@ def _parse_page_source(text: str) -> list[Record]:
     subtitle = _subtitle_role(meta.get("subtitle"))
     if subtitle is not None and all(r.key != subtitle.key for r in roles):
         roles.append(subtitle)
-    return [*roles, *read_awards(body)]
+    return [*roles, *read_awards(body), *_written_news(body)]
+
+
+def _written_news(body: str) -> list[Record]:
+    """News written into the page itself ("## News" and dated lines) rather than kept as
+    ``_news/`` files: many sites on the theme list their updates this way."""
+    from extractors.generic import records_from_markdown  # generic imports the site families
+
+    return [r for r in records_from_markdown(without_liquid(body)) if isinstance(r, NewsItem)]
 
 
 def _without_awards(body: str) -> str:
@@ -508,7 +518,7 @@ CASES: Sequence[Case] = (
         fixture="alfolio/about.md",
         url="https://raw.example.org/jrivera/site/main/_pages/about.md",
         content_type="text/markdown",
-        notes="a single al-folio about.md with front matter",
+        notes="a single al-folio about.md with front matter; news written into the page as a dated list are read",
     ),
     Case(
         fixture="alfolio/rendered.html",
