@@ -30,16 +30,16 @@ _TABLE: tuple[tuple[str, str, int], ...] = (
     ("arxiv", "extractors.arxiv:ArxivExtractor", 1),
     ("openalex", "extractors.openalex:OpenAlexExtractor", 1),
     ("orcid", "extractors.orcid:OrcidExtractor", 1),
-    ("academicpages", "extractors.academicpages:AcademicPagesExtractor", 4),
-    ("hugo-blox", "extractors.hugo_blox:HugoBloxExtractor", 4),
+    ("academicpages", "extractors.academicpages:AcademicPagesExtractor", 5),
+    ("hugo-blox", "extractors.hugo_blox:HugoBloxExtractor", 5),
     ("alfolio", "extractors.alfolio:AlfolioExtractor", 6),
     ("bibtex", "extractors.bibtex:BibtexExtractor", 1),
-    ("jekyll-data", "extractors.jekyll_data:JekyllDataExtractor", 5),
-    ("data", "extractors.data:DataExtractor", 4),
+    ("jekyll-data", "extractors.jekyll_data:JekyllDataExtractor", 6),
+    ("data", "extractors.data:DataExtractor", 5),
     ("barron", "extractors.barron:BarronExtractor", 2),
-    ("profile", "extractors.profile:ProfileExtractor", 4),
-    ("cv", "extractors.cv:CvExtractor", 5),
-    ("generic", "extractors.generic:GenericExtractor", 7),
+    ("profile", "extractors.profile:ProfileExtractor", 5),
+    ("cv", "extractors.cv:CvExtractor", 6),
+    ("generic", "extractors.generic:GenericExtractor", 8),
 )
 
 VERSIONS: Mapping[str, int] = MappingProxyType({name: version for name, _, version in _TABLE})

@@ -134,7 +134,8 @@ CASES = (
         fixture="generic/home_sections.html",
         url="https://coastal-robotics.example.org/",
         notes="generator home page of <section> blocks: only the Latest News stream is read, its dated "
-        "entries without the section's subtitle, the reading time or the 'see all' link",
+        "entries without the section's subtitle, the reading time or the 'see all' link; the undated "
+        "bullets under 'Research Highlights' are not news",
     ),
     Case(
         fixture="generic/plain_homepage.html",

@@ -40,7 +40,7 @@ from extractors.reading.tree import (
     tree_from_markdown,
     tree_from_plain_text,
 )
-from extractors.reading.vocabulary import heading_kind, is_intro_heading, is_year_heading
+from extractors.reading.vocabulary import heading_kind, is_intro_heading, is_loose_news_heading, is_year_heading
 from watcher.records import NewsItem, Paper, Record, Role
 
 __all__ = ["ListReport", "Reading", "read_html", "read_markdown", "read_plain_text", "read_tree"]
@@ -338,7 +338,7 @@ def _with_landmarks(context: Context, placed: list[Placed]) -> Context:
     landmark = next((kinds[0] for kinds in (p.landmarks for p in placed) if kinds), None)
     if landmark is None:
         return context
-    return Context(context.path, landmark, context.group, context.date, context.alumni)
+    return Context(context.path, landmark, context.group, context.date, context.alumni, context.loose)
 
 
 def _announced(section: Section) -> str | None:
@@ -356,6 +356,7 @@ def _context(section: Section) -> Context:
     group = ""
     date = None
     alumni = False
+    loose = False
     current: Section | None = section
     while current is not None:
         heading = current.heading
@@ -373,6 +374,7 @@ def _context(section: Section) -> Context:
                 if not group and not is_year_heading(heading):
                     group = heading
                 kind = found
+                loose = found is not None and is_loose_news_heading(heading)
         current = current.parent
-    return Context(section.path, kind, group, date, alumni)
+    return Context(section.path, kind, group, date, alumni, loose)
 

@@ -26,6 +26,9 @@ class Context:
     date: str | None = None
     #: Whether a heading above the entry names former members ("Alumni", "Past members").
     alumni: bool = False
+    #: Whether the kind was announced only loosely ("Highlights" for news): an entry must show
+    #: the kind's own mark (a news item its date).
+    loose: bool = False
 
 
 @dataclass(frozen=True, slots=True)

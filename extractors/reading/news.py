@@ -30,6 +30,8 @@ def read_news(entry: Entry, context: Context) -> Reading | None:
     from_context = False
     if date is None and context.date:
         date, from_context = context.date, True
+    if date is None and context.loose:
+        return None
     text = clean_text(" ".join(line for line in lines if not is_noise(line) and not LINK_WORDS.match(line)))
     text = _READ_MORE.sub("", text).strip(" :-–—|")
     if len(text.split()) < 2 or len(text) > 1500:

@@ -10,7 +10,7 @@ import re
 
 from watcher.text import clean_text
 
-__all__ = ["KIND_OF_WORDS", "heading_kind", "hint_kind", "is_intro_heading", "is_year_heading"]
+__all__ = ["KIND_OF_WORDS", "heading_kind", "hint_kind", "is_intro_heading", "is_loose_news_heading", "is_year_heading"]
 
 #: (kind, words): the first kind whose words a heading holds wins.
 KIND_OF_WORDS: tuple[tuple[str, str], ...] = (
@@ -30,6 +30,9 @@ KIND_OF_WORDS: tuple[tuple[str, str], ...] = (
      r"|past|fellows|our lab|affiliates|scholars|trainees|technicians?|associates|assistants|visiting"
      r"|who we are|investigators?|advisors|our group|the team|the group"),
 )
+#: Words that name news and nothing else; "Highlights", "Latest" or "Events" head research
+#: summaries and intro bullets as often as dated updates.
+_NEWS_PROPER = re.compile(r"\b(?:news|updates?|announcements?|what'?s new)\b", re.I)
 _KIND_PATTERN = re.compile(
     "|".join(rf"(?P<{kind}>\b(?:{words})\b)" for kind, words in KIND_OF_WORDS), re.I
 )
@@ -69,6 +72,12 @@ def heading_kind(heading: str) -> str | None:
         for match in _KIND_PATTERN.finditer(text):
             kind = match.lastgroup
     return kind
+
+
+def is_loose_news_heading(heading: str) -> bool:
+    """A heading that announces news only loosely ("Highlights", "Recent Events"): its entries
+    are news when they are dated."""
+    return heading_kind(heading) == "news" and _NEWS_PROPER.search(heading) is None
 
 
 def hint_kind(hint: str) -> str | None:
