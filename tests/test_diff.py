@@ -330,6 +330,23 @@ def test_a_position_qualified_by_its_field_or_an_honour_is_the_same_position(old
     assert [c.change for c in role.changes] == (["modified"] if told else [])
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "told"),
+    [
+        ("PhD student in the APAM department",
+         "PhD student in the Department of Applied Physics and Applied Mathematics", False),
+        ("Postdoc at Massachusetts Institute of Technology", "Postdoc at MIT", False),
+        ("PhD student at UCSD", "PhD student at University of California, San Diego", False),
+        ("PhD student at UCSD", "PhD student at University of California, Davis", True),
+        ("PhD student in the APAM department", "PhD student in the Department of Earth and Environmental Sciences",
+         True),
+    ],
+)
+def test_an_acronym_written_out_is_the_same_role(old: str, new: str, told: bool) -> None:
+    result = run([*papers(4), Member(name="Ana Lima", role=old)], [*papers(4), Member(name="Ana Lima", role=new)])
+    assert [c.change for c in result.changes] == (["modified"] if told else [])
+
+
 def test_a_name_written_more_fully_is_told_only_beside_a_new_role() -> None:
     before = [*papers(4), Member(name="David Lee", role="PhD Student")]
     assert run(before, [*papers(4), Member(name="David A. Lee", role="PhD Student")]).changes == ()

@@ -331,6 +331,24 @@ def test_one_paragraph_per_person_gives_the_role_not_the_biography() -> None:
     ]
 
 
+def test_a_section_per_person_gives_the_role_its_biography_states() -> None:
+    biography = " ".join(["She samples kelp forests along the coast and models how they recover after storms."] * 12)
+    html = f"""<h1>Group Members</h1><h2>Postdocs</h2>
+    <h3>Leon Brandt</h3><p>Leon is a Postdoctoral Fellow at the Harbour Institute.</p>
+    <h3>Ines Moreau</h3><img src="ines.jpg" alt="ines">
+    <p>Ines is a Postdoctoral Research Scientist at the Harbour Institute. {biography}</p>
+    <h2>PhD Students</h2>
+    <h3>Omar Haddad</h3><p>Omar is a PhD student in the Department of Ocean Sciences.</p>
+    <h3>Yuki Sato</h3><p>She builds autonomous samplers. Yuki likes sailing.</p>"""
+    members = _of(Member, _read(html))
+    assert [(m.name, m.role) for m in members] == [
+        ("Leon Brandt", "Postdoctoral Fellow at the Harbour Institute"),
+        ("Ines Moreau", "Postdoctoral Research Scientist at the Harbour Institute"),
+        ("Omar Haddad", "PhD student in the Department of Ocean Sciences"),
+        ("Yuki Sato", "PhD Student"),
+    ]
+
+
 def test_an_italic_journal_with_its_status_is_the_venue_and_a_row_of_links_is_not() -> None:
     html = """<h2>Publications</h2><ul>
     <li><strong>Do Voters Punish Absentee Legislators?</strong><br>

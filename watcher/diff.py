@@ -722,7 +722,7 @@ def _reportable(rule: FieldRule, old: Any, new: Any) -> bool:
     if not (isinstance(old, str) and isinstance(new, str)):
         return True
     return not (
-        (rule.typo_tolerant and _only_typos(old, new))
+        (rule.typo_tolerant and (_only_typos(old, new) or _only_spelled_out(old, new) or _only_spelled_out(new, old)))
         or (rule.year_tolerant and _only_a_year_added(old, new))
         or (rule.span_tolerant and _only_years_dropped(old, new))
         or (rule.touch_up_tolerant and _only_touched_up(old, new))
@@ -756,6 +756,44 @@ def _only_typos(old: str, new: str) -> bool:
 
 
 _ARTICLES = frozenset({"a", "an", "the"})
+#: Words an acronym skips: "Applied Physics and Applied Mathematics" is APAM.
+_LINKING_WORDS = frozenset({"a", "an", "the", "of", "and", "for", "at", "in", "on", "de"})
+
+
+def _only_spelled_out(short: str, long: str) -> bool:
+    """The same words but for acronyms in ``short`` written out in ``long``: "PhD student in the
+    APAM department" and "PhD student in the Department of Applied Physics and Applied
+    Mathematics", "Postdoc at MIT" and "Postdoc at Massachusetts Institute of Technology"."""
+    short_words, long_words = short.split(), long.split()
+    acronyms = [w for w in set(short_words) - set(long_words) if w.isalpha() and 2 <= len(w) <= 8]
+    if not acronyms or len(acronyms) != len(set(short_words) - set(long_words)):
+        return False
+    spelled: set[int] = set()
+    for acronym in acronyms:
+        run = _initials_run(long_words, acronym)
+        if run is None:
+            return False
+        spelled.update(run)
+    extra = {w for i, w in enumerate(long_words) if i not in spelled and w not in short_words}
+    return extra <= _LINKING_WORDS
+
+
+def _initials_run(words: list[str], acronym: str) -> range | None:
+    """Where a run of ``words`` (linking words skipped) has the acronym's letters as initials."""
+    for start in range(len(words)):
+        letter, index = 0, start
+        while index < len(words) and letter < len(acronym):
+            word = words[index]
+            if index > start and word in _LINKING_WORDS:
+                index += 1
+                continue
+            if word[0] != acronym[letter]:
+                break
+            letter += 1
+            index += 1
+        if letter == len(acronym):
+            return range(start, index)
+    return None
 #: A text this long is not made another by two letters.
 _TYPO_MIN_TEXT = 24
 

@@ -109,6 +109,20 @@ def _stated_role(entry: Entry, name: str, line_index: int, tail: str) -> str:
         line = _without_contacts(line)
         if line and line != name and len(line.split()) <= 14 and ROLE_WORDS.search(line) and not is_sentence(line):
             return line
+    return _biography_role(entry.lines[:4], name)
+
+
+def _biography_role(lines: list[str], name: str) -> str:
+    """The role a biography states of its person in its opening sentence, where the sentence
+    names them by first name, surname or pronoun: "Manuel is a Postdoctoral Scientist at X"."""
+    words = name.split()
+    called = {words[0], words[-1], name, "He", "She", "They"}
+    for line in lines:
+        subject, _, rest = line.partition(" ")
+        if subject in called or line.startswith(name + " "):
+            role = _role_phrase(line[len(name) :] if line.startswith(name + " ") else rest)
+            if role:
+                return role
     return ""
 
 
@@ -129,7 +143,7 @@ def _role_phrase(tail: str) -> str:
         return ""
     if bio := _BIO_ROLE.match(tail):
         role = bio.group("role").strip()
-        return role if ROLE_WORDS.search(role) and len(role.split()) <= 10 else ""
+        return role if ROLE_WORDS.search(role) and len(role.split()) <= 14 else ""
     text = _PHRASE_END.split(tail, maxsplit=1)[0].strip(" ,")
     if len(text.split()) <= 14 and ROLE_WORDS.search(text) and not is_sentence(text):
         return text

@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from extractors.reading.names import is_person_name
 from extractors.reading.records import Group
 from extractors.reading.tree import Box, Line
 from extractors.reading.vocabulary import heading_kind, hint_kind, is_year_heading
@@ -85,7 +86,12 @@ class Section:
             return False
         if len({id(item.group) for item in self.items if item.group is not None}) > 1:
             return False
-        return self.size <= 600
+        # A person's section holds their biography, which runs longer than a card's few lines.
+        return self.size <= (_BIO_CARD_SIZE if is_person_name(self.heading) else _CARD_SIZE)
+
+
+_CARD_SIZE = 600
+_BIO_CARD_SIZE = 3000
 
 
 def segment(top: Box, records: dict[int, Group], page_heading: str = "") -> Section:
