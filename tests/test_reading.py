@@ -148,36 +148,53 @@ def test_a_status_before_the_journal_stays_in_the_venue_and_a_cited_journal_is_r
 
 
 @pytest.mark.parametrize(
-    ("citation", "title", "authors"),
+    ("citation", "title", "authors", "venue"),
     [
         (
             "Amsel, R. B., Fenn, P., & Ostrova, K. (2022). Salt wedges under drought. Estuaries, 45(2), 1-12.",
             "Salt wedges under drought",
             ("Amsel, R. B.", "Fenn, P.", "Ostrova, K."),
+            "Estuaries",
         ),
         (
             "Amsel RB, Fenn P, Ostrova K. Salt wedges under drought. Estuaries. 2022;45:1-12.",
             "Salt wedges under drought",
             ("Amsel RB", "Fenn P", "Ostrova K"),
+            "Estuaries",
         ),
         (
             'R. Amsel, P. Fenn, and K. Ostrova, "Salt wedges under drought," Estuaries, vol. 45, 2022.',
             "Salt wedges under drought",
             ("R. Amsel", "P. Fenn", "K. Ostrova"),
+            "Estuaries",
         ),
         (
             "Amsel, R., Fenn, P. & Ostrova, K. Salt wedges under drought. Estuaries 45, 1–12 (2022).",
             "Salt wedges under drought",
             ("Amsel, R.", "Fenn, P.", "Ostrova, K."),
+            "Estuaries",
+        ),
+        (
+            'R. Amsel and K. Ostrova, "Salt wedges under drought," IEEE Trans. Coastal Eng., vol. 45, no. 3, '
+            "pp. 1-12, 2022.",
+            "Salt wedges under drought",
+            ("R. Amsel", "K. Ostrova"),
+            "IEEE Trans. Coastal Eng.",
+        ),
+        (
+            'R. Amsel and K. Ostrova, "Salt wedges under drought," in Proc. Int. Conf. Coastal Eng., 2022, pp. 1-12.',
+            "Salt wedges under drought",
+            ("R. Amsel", "K. Ostrova"),
+            "Proc. Int. Conf. Coastal Eng.",
         ),
     ],
-    ids=["apa", "vancouver", "ieee", "nature"],
+    ids=["apa", "vancouver", "ieee", "nature", "ieee-abbreviated", "ieee-proceedings"],
 )
-def test_citation_styles(citation: str, title: str, authors: tuple[str, ...]) -> None:
+def test_citation_styles(citation: str, title: str, authors: tuple[str, ...], venue: str) -> None:
     second = citation.replace("Salt", "Fresh")
     html = f"<html><body><h2>Journal Articles</h2><ol><li>{citation}</li><li>{second}</li></ol>"
     paper = _of(Paper, _read(html))[0]
-    assert (paper.title, paper.authors, paper.year) == (title, authors, 2022)
+    assert (paper.title, paper.authors, paper.venue, paper.year) == (title, authors, venue, 2022)
 
 
 def test_a_long_apa_author_list_is_read_in_linear_time() -> None:

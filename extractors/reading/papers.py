@@ -251,7 +251,8 @@ def _first_sentence(text: str) -> str:
 # ------------------------------------------------------------------ the other fields
 
 
-_SENTENCE_END = re.compile(r"(?<=[a-z0-9)\]])\.\s+")
+#: A full stop that ends a sentence: not an initial's, nor a volume's or page's ("vol. 45").
+_SENTENCE_END = re.compile(r"(?<=[a-z0-9)\]])(?<!\b[Vv]ol)(?<!\b[Nn]o)(?<!\bpp)\.\s+")
 _PIECE_END = re.compile(rf"{_SENTENCE_END.pattern}|\s[|/]\s|\s+[-–—]\s+")
 
 
@@ -364,11 +365,16 @@ def _venue(entry: Entry, lines: Sequence[str], title: str, rest: str, authors: t
                 or (parse_year(bare) and len(bare.split()) <= 10)
                 or _named_with_status(bare, own_status)
                 or (status and _journal_name(bare.split()))  # "Blood. Accepted in principle."
+                or (_YEAR_FIRST.match(following) and _journal_name(bare.split(), most=6))  # "Blood. 2021;137:1"
             ):
                 venue = _clean_venue(bare)
                 if venue and not LINK_WORDS.match(venue) and not _only_links(venue):
                     return with_status(venue, status.group(0) if status else None)
     return _line_under_title(lines, title, author_text)
+
+
+#: A piece that opens with the year, as the one after a journal does: "2021", "2024;15:123".
+_YEAR_FIRST = re.compile(r"^(?:19|20)\d\d(?:$|[;:(\s])")
 
 
 def publication_status(text: str | None) -> str | None:
@@ -403,11 +409,11 @@ def _journal_name(words: Sequence[str], most: int = 12) -> bool:
 
 #: A journal as mathematics and physics cite it, by abbreviated words before its volume or
 #: status: "Found. Comput. Math. 26 (2026)", "Phys. Rev. Lett. 120, 1", "Ann. of Math. (2) 190",
-#: "SIAM J. Matrix Anal. Appl., to appear".
+#: "SIAM J. Matrix Anal. Appl., to appear", "IEEE Trans. Coastal Eng., vol. 45".
 _ABBREVIATED_JOURNAL = re.compile(
     r"(?<![\w.])(?P<name>(?:[A-Z]{2,6}\s)?(?:(?:[A-Z][a-z]{0,8}\.|[A-Z][a-z]+)\s(?:(?:of|and|&|de|in|on)\s)?){1,8}"
     r"(?:[A-Z][A-Za-z]+\b\.?)?)"
-    rf"(?=\s*(?:\(?\d|[,(]?\s*(?P<status>{_STATUS_WORDS})\b))"
+    rf"(?=\s*(?:\(?\d|,?\s*(?:[Vv]ol(?:ume)?\.?|[Nn]o\.)\s*\d|,\s*(?:19|20)\d\d\b|[,(]?\s*(?P<status>{_STATUS_WORDS})\b))"
 )
 
 
@@ -428,6 +434,7 @@ _JOURNAL_FILLER = frozenset({"of", "and", "the", "in", "on", "for", "&", "de", "
 def _cited_journal(piece: str) -> bool:
     """A journal as citations name it, by its volume and pages: "Econometric Theory 42, 501–513",
     "Journal of Econometrics 242, 105805"."""
+    piece = piece.rstrip(". ")
     tail = _VOLUME_PAGES.search(piece)
     if tail is None or not _PAGES.search(tail.group(0)) or leading_date(piece):
         return False
