@@ -11,9 +11,11 @@ Claims:
 Reads:
   * ``content/publication(s)/*/index.md`` front matter (title, authors, publication,
     date, doi, links) -> Paper; ``cite.bib`` when the page has no title;
-  * ``content/authors/*/_index.md``: ``role`` with ``organizations`` -> Role; ``work`` /
-    ``experience`` blocks -> Role; ``awards`` -> Award; the biography's sentences ->
-    Role / Award (the prose reader shared with academicpages);
+  * ``content/authors/*/_index.md``: the site owner's (``superuser``) ``role`` with
+    ``organizations`` -> Role; ``work`` / ``experience`` blocks -> Role; ``awards`` -> Award;
+    the biography's sentences -> Role / Award (the prose reader shared with academicpages);
+    every other profile listed in ``user_groups`` (a lab's people widget) -> Member, the group
+    giving the role where the profile states none and "Alumni" making an alumnus;
   * ``content/home/*.md`` and ``content/_index.md`` experience and accomplishments
     blocks -> Role / Award;
   * ``content/post/*`` -> NewsItem (date, title);
@@ -31,9 +33,11 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from extractors.academicpages import bio_records, strip_markdown
 from extractors.base import THIN_READING, Case, Extractor, with_shared_reading
+from extractors.data import member_from_fields
 from extractors.generic import node_text, records_from_markdown
 from extractors.markdown import front_matter_text, parse_front_matter
-from watcher.records import Award, Document, NewsItem, Paper, Record, Role
+from extractors.reading.people import singular
+from watcher.records import Award, Document, Member, NewsItem, Paper, Record, Role
 from watcher.text import (
     clean_text,
     clean_title,
@@ -54,6 +58,7 @@ _PUBLICATION = re.compile(
 _AUTHOR = re.compile(r"^content/authors/([^/]+)/_index\.md$")
 _POST = re.compile(r"^content/(?:post|posts|news|blog)/(?:([^/]+)/index\.md|([^/_][^/]*)\.md)$")
 _HOME = re.compile(r"^content/(?:home/[^/]+\.md|_index\.md)$")
+_FORMER = re.compile(r"\b(?:alum\w*|former|past)\b", re.I)
 
 
 def _date(value: Any) -> str | None:
@@ -221,6 +226,17 @@ def _author_names(files: Mapping[str, str]) -> dict[str, str]:
     return names
 
 
+def profile_member(meta: Mapping[str, Any]) -> Member | None:
+    """A lab member's profile: listed in a people widget's ``user_groups`` ("Grad Students",
+    "Alumni"), with the ``role`` it states."""
+    groups = [front_matter_text(g) for g in meta.get("user_groups") or () if front_matter_text(g)]
+    if not groups or meta.get("superuser") is True:
+        return None  # a co-author's profile, kept for author links; the owner's roles are read as theirs
+    name = front_matter_text(meta.get("name") or meta.get("title"))
+    person = {"name": name, "role": strip_markdown(front_matter_text(meta.get("role")))}
+    return member_from_fields(person, singular(groups[0]), alumni=any(_FORMER.search(g) for g in groups))
+
+
 def parse_bundle(files: Mapping[str, str]) -> list[Record]:
     names = _author_names(files)
     records: list[Record] = []
@@ -230,6 +246,8 @@ def parse_bundle(files: Mapping[str, str]) -> list[Record]:
             meta, body = parse_front_matter(text)
             if meta.get("superuser") is True or len([p for p in files if _AUTHOR.match(p)]) == 1:
                 records.extend(author_records(meta, body))
+            if (member := profile_member(meta)) is not None:
+                records.append(member)
         elif _HOME.match(path):
             meta, body = parse_front_matter(text)
             own = home_records(meta)
@@ -413,6 +431,13 @@ CASES = (
         url="github:rkowal/academic-site",
         claims=("https://example.org/content/authors/admin/_index.md",),
         rejects=("https://example.org/authors/", "github:rkowal/academic-site"),
+    ),
+    Case(
+        fixture="hugo_blox/lab_site",
+        url="github:kelp-lab/kelp-lab.github.io",
+        notes="a lab on the theme: each profile in a people widget's user_groups is a member (the group "
+        "gives the role where the profile states none; 'Alumni' makes an alumnus); a co-author's profile "
+        "without groups is not",
     ),
     Case(fixture="hugo_blox/publications.html", url="https://rkowal.example.org/publication/"),
     Case(fixture="hugo_blox/home.html", url="https://rkowal.example.org/"),
