@@ -12,10 +12,11 @@ Claims (by content, never by site name):
 
 Reads from sources: ``_news/*.md`` (one item per file: front-matter ``date``; the body
 for ``inline: true`` items, else the title), ``_bibliography/*.bib`` (via
-:func:`extractors.bibtex.parse_bibtex`), the home/about page (positions stated in the
-biography → Role; ``## Awards``-style lists → Award; dated news lines written into the
-page → NewsItem), and people: ``_people/**/*.md``
-front matter and ``_data/*.yml`` people lists → Member (see ``extractors.jekyll_data``).
+:func:`extractors.bibtex.parse_bibtex`), the CV data (``assets/json/resume.json``,
+``_data/cv.yml``: positions and awards, preferred to the biography's), the home/about page
+(positions stated in the biography → Role; ``## Awards``-style lists → Award; dated news
+lines written into the page → NewsItem), and people: ``_people/**/*.md`` front matter and
+``_data/*.yml`` people lists → Member (see ``extractors.jekyll_data``).
 
 Reads from rendered HTML: the news table rows (date + text), ``ol.bibliography`` items
 (``.title``, ``.author``, ``.periodical``, links → DOI/arXiv), the biography above them
@@ -43,12 +44,14 @@ from extractors.jekyll_data import first_per_name, front_matter, markdown_to_tex
 from extractors.markdown import without_liquid
 from extractors.reading.owner import without_advisers
 from watcher.records import Award, Document, Member, NewsItem, Paper, Record, Role
-from watcher.text import clean_text, clean_title, find_arxiv, find_doi, parse_date, parse_year
+from watcher.text import clean_text, clean_title, find_arxiv, find_doi, normalise_key, parse_date, parse_year
 
 __all__ = ["CASES", "AlfolioExtractor", "read_awards", "read_positions"]
 
 _NEWS_PATH = re.compile(r"^_news/.+\.(?:md|markdown|html)$")
 _BIB_PATH = re.compile(r"^_bibliography/[^/]+\.bib$")
+#: The CV the theme's CV page reads first (a JSON Resume), before ``_data/cv.yml``.
+_RESUME_PATH = re.compile(r"^assets/json/resume\.json$")
 _PEOPLE_PATH = re.compile(r"^_people/(?:(?P<dir>.+)/)?[^/]+\.md$")
 _PAGE_PATH = re.compile(r"^_pages/(?P<stem>[^/]+)\.(?:md|markdown|html)$")
 _HOME_STEMS = ("about", "home", "index")
@@ -279,6 +282,7 @@ class AlfolioExtractor(Extractor):
         r"^_bibliography/[^/]+\.bib$",
         r"^_people/.+\.md$",
         r"^_data/[^/]+\.(?:ya?ml|json)$",
+        _RESUME_PATH.pattern,
         r"^_config\.yml$",
     )
 
@@ -340,9 +344,11 @@ def _parse_bundle(files: Mapping[str, str]) -> list[Record]:
     ]
     home = _home_page(files)
     about: list[Record] = _parse_page_source(home) if home else []
-    data = read_data_files({p: t for p, t in files.items() if p.startswith("_data/")}).records
+    data = read_data_files({p: t for p, t in files.items() if p.startswith("_data/") or _RESUME_PATH.match(p)}).records
     data_members = [r for r in data if isinstance(r, Member)]
-    data_papers = [r for r in data if isinstance(r, Paper)]
+    # A CV's publication list repeats the bibliography's entries more briefly.
+    listed = {normalise_key(p.title) for p in papers}
+    data_papers = [r for r in data if isinstance(r, Paper) and normalise_key(r.title) not in listed]
     members = first_per_name([*_people_collection(files), *data_members])
     return [*papers, *data_papers, *news, *_cv_over_bio(about, data), *members]
 
@@ -513,6 +519,12 @@ CASES: Sequence[Case] = (
         fixture="alfolio/lab",
         url="github:example-lab/al-folio",
         notes="al-folio lab: _people collection with current/alumni, _data people lists, news, bib",
+    ),
+    Case(
+        fixture="alfolio/resume",
+        url="github:cokoro/cokoro.github.io",
+        notes="positions and awards from the JSON Resume the theme's CV page reads (assets/json/resume.json) "
+        "rather than the biography; its publication already in papers.bib is read once",
     ),
     Case(
         fixture="alfolio/about.md",
