@@ -498,9 +498,22 @@ def _alumni_details(fields: _Fields, held: str, skip: str) -> str:
     jobs = [t for t in (held, *(fields.text((f,), words=16) for f in _FIRST_JOB)) if t and t != skip]
     if now := fields.text(_NOW, words=20):
         jobs.append(f"now {now}")
+    elif now := _said_now(fields):
+        jobs = [*(job for job in jobs if not _SAID_NOW.match(job)), now]  # said once, as "now ..."
     if nxt := fields.text(_NEXT, words=20):
         jobs.append(f"next {nxt}")
     return "; ".join(dict.fromkeys(p for p in (degree, *jobs) if p))
+
+
+_SAID_NOW = re.compile(r"^(?:now|currently)\b\s*:?\s*(?:(?:an?|at|as|with)\s+)?(?P<job>.{2,120})$", re.I)
+
+
+def _said_now(fields: _Fields) -> str:
+    """Where an alumnus went, written in a free field ("info: now Research Scientist at X")."""
+    for key, value in fields.by_key.items():
+        if key not in _NOT_ROLE_KEYS and isinstance(value, str) and (said := _SAID_NOW.match(_text(value))):
+            return f"now {said.group('job').strip(' .')}"
+    return ""
 
 
 def _news(fields: _Fields, scope: _Scope) -> NewsItem | None:

@@ -146,6 +146,19 @@ def test_a_membership_field_naming_alumni_makes_an_alumnus() -> None:
     ]
 
 
+def test_where_an_alumnus_went_is_read_from_a_free_field_that_says_now() -> None:
+    data = [
+        {"name": "Dr. Mira Castellanos", "duration": "PhD (2020-2025)", "info": "now Research Scientist at Halcyon"},
+        {"name": "Tom Oduya", "info": "Currently: PhD student at Example University."},
+        {"name": "Lia Berg", "duration": "BSc (2022)", "info": "Thesis on river sediments"},
+    ]
+    assert _records(data, "alumni_members") == [
+        Member(name="Mira Castellanos", role="Alumni (PhD (2020-2025); now Research Scientist at Halcyon)"),
+        Member(name="Tom Oduya", role="Alumni (now PhD student at Example University)"),
+        Member(name="Lia Berg", role="Alumni (BSc (2022))"),
+    ]
+
+
 def test_an_owner_profile_gives_the_position_held_when_no_list_of_positions_does() -> None:
     profile = {"name": "Mira Okafor", "position": "PhD Candidate", "affiliation": "Lakeshore University",
                "email": "mira@example.edu", "bio": "I study snowmelt and alpine streams."}
