@@ -12,7 +12,7 @@ Claims (by content, never by site name):
 
 Reads from sources: ``_news/*.md`` (one item per file: front-matter ``date``; the body
 for ``inline: true`` items, else the title), ``_bibliography/*.bib`` (via
-:func:`extractors.bibtex.parse_bibtex`), the CV data (``assets/json/resume.json``,
+:func:`extractors.bibtex.read_bibtex`; an entry's award field → Award), the CV data (``assets/json/resume.json``,
 ``_data/cv.yml``: positions and awards, preferred to the biography's), the home/about page
 (positions stated in the biography → Role; ``## Awards``-style lists → Award; dated news
 lines written into the page → NewsItem), and people: ``_people/**/*.md`` front matter and
@@ -38,7 +38,7 @@ from typing import Any
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from extractors.base import Case, Extractor
-from extractors.bibtex import parse_bibtex
+from extractors.bibtex import read_bibtex
 from extractors.data import member_from_fields, read_data_files
 from extractors.jekyll_data import first_per_name, front_matter, markdown_to_text, news_from_post
 from extractors.markdown import without_liquid
@@ -336,7 +336,9 @@ def _detect_bundle(files: Mapping[str, str]) -> str | None:
 
 
 def _parse_bundle(files: Mapping[str, str]) -> list[Record]:
-    papers = [p for path in sorted(files) if _BIB_PATH.match(path) for p in parse_bibtex(files[path])]
+    bibliographies = [read_bibtex(files[path]) for path in sorted(files) if _BIB_PATH.match(path)]
+    papers = [paper for read, _ in bibliographies for paper in read]
+    paper_awards = [award for _, awarded in bibliographies for award in awarded]
     news = [
         item
         for path in sorted(files)
@@ -350,7 +352,7 @@ def _parse_bundle(files: Mapping[str, str]) -> list[Record]:
     listed = {normalise_key(p.title) for p in papers}
     data_papers = [r for r in data if isinstance(r, Paper) and normalise_key(r.title) not in listed]
     members = first_per_name([*_people_collection(files), *data_members])
-    return [*papers, *data_papers, *news, *_cv_over_bio(about, data), *members]
+    return [*papers, *data_papers, *news, *_cv_over_bio(about, data), *paper_awards, *members]
 
 
 def _cv_over_bio(about: list[Record], data: list[Record]) -> list[Record]:
@@ -513,7 +515,8 @@ CASES: Sequence[Case] = (
     Case(
         fixture="alfolio/personal",
         url="github:jrivera/jrivera.github.io",
-        notes="al-folio personal site sources: home page bio + awards, _news, papers.bib",
+        notes="al-folio personal site sources: home page bio + awards, _news, papers.bib (an entry's "
+        "award_name an award given by its journal)",
     ),
     Case(
         fixture="alfolio/lab",

@@ -8,11 +8,13 @@ Reads: every entry with a title becomes a :class:`~watcher.records.Paper`: the t
 with braces and LaTeX accents turned into plain Unicode, authors turned from
 "Last, First and ..." into "First Last", the venue from ``journal``/``booktitle``/...
 (or al-folio's ``abbr``), the year, a URL, the DOI, and the arXiv id (from ``eprint``,
-an ``arxiv`` field, or any link or venue that names one). ``@string``/``@comment``
-blocks are not papers; a malformed entry is skipped, never fatal.
+an ``arxiv`` field, or any link or venue that names one). An ``award_name`` / ``award``
+field (al-folio shows it on the entry) is an :class:`~watcher.records.Award` given by the
+paper's venue. ``@string``/``@comment`` blocks are not papers; a malformed entry is
+skipped, never fatal.
 
-``parse_bibtex(text)`` is the reusable core (the al-folio extractor calls it for
-``_bibliography/papers.bib``).
+``read_bibtex(text)`` is the reusable core (the al-folio and data extractors call it for
+``_bibliography/papers.bib``); ``parse_bibtex(text)`` gives only its papers.
 """
 
 from __future__ import annotations
@@ -24,10 +26,11 @@ import unicodedata
 from collections.abc import Iterator, Mapping
 
 from extractors.base import Case, Extractor
-from watcher.records import Document, Paper, Record
+from extractors.reading.awards import paper_award
+from watcher.records import Award, Document, Paper, Record
 from watcher.text import clean_text, clean_title, find_arxiv, find_doi, parse_year
 
-__all__ = ["CASES", "BibtexExtractor", "bibtex_names", "latex_to_text", "parse_bibtex"]
+__all__ = ["CASES", "BibtexExtractor", "bibtex_names", "latex_to_text", "parse_bibtex", "read_bibtex"]
 
 _ENTRY_START = re.compile(r"^\s*@\s*[A-Za-z]+\s*[{(]", re.M)
 _FIRST_ENTRY = re.compile(r"\A(?:\s|%[^\n]*\n)*@\s*[A-Za-z]+\s*[{(]")
@@ -53,7 +56,23 @@ _BIB_PATH = re.compile(r"(?:^|/)[^/]+\.bib$")
 
 def parse_bibtex(text: str) -> list[Paper]:
     """Every titled entry of a BibTeX text as a Paper, in file order; bad entries are skipped."""
-    return [paper for entry in _entries(text) if (paper := _paper_from_entry(entry)) is not None]
+    return read_bibtex(text)[0]
+
+
+def read_bibtex(text: str) -> tuple[list[Paper], list[Award]]:
+    """The papers of a BibTeX text, and the awards its entries give them (``award_name`` /
+    ``award`` fields, as the al-folio theme shows them on a paper's entry)."""
+    papers: list[Paper] = []
+    awards: list[Award] = []
+    for entry in _entries(text):
+        if (paper := _paper_from_entry(entry)) is None:
+            continue
+        papers.append(paper)
+        fields = {k.lower(): v for k, v in entry.items() if isinstance(v, str)}
+        stated = next((latex_to_text(fields[k]) for k in ("award_name", "award") if fields.get(k)), None)
+        if stated and (award := paper_award(stated, paper)) is not None:
+            awards.append(award)
+    return papers, awards
 
 
 def latex_to_text(value: str | None) -> str:
@@ -208,7 +227,7 @@ class BibtexExtractor(Extractor):
             texts = [text for path, text in sorted(doc.files.items()) if _BIB_PATH.search(path)]
         else:
             texts = [doc.text]
-        return [paper for text in texts for paper in parse_bibtex(text)]
+        return [record for text in texts for read in read_bibtex(text) for record in read]
 
 
 CASES = (

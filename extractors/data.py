@@ -51,9 +51,10 @@ from typing import Any
 import yaml
 
 from extractors.base import Case, Extractor
-from extractors.bibtex import parse_bibtex
+from extractors.bibtex import read_bibtex
 from extractors.markdown import markdown_to_text
 from extractors.reading import ListReport
+from extractors.reading.awards import paper_award
 from extractors.reading.dates import find_range, leading_date, parse_date_text
 from extractors.reading.names import clean_person_name, is_person_name, looks_like_authors
 from extractors.reading.papers import author_names, is_venue, publication_status, with_status
@@ -394,6 +395,19 @@ def _paper(fields: _Fields, scope: _Scope) -> Paper | None:
     return Paper(title=title, authors=fields.authors(), venue=venue, year=year, url=url, doi=doi, arxiv=arxiv)
 
 
+_PAPER_AWARD = ("award", "awards", "awardname", "honor", "honour", "prize")
+
+
+def _paper_awards(records: list[_Fields], scope: _Scope) -> list[Award]:
+    """Awards a publication list gives its papers in a field of their own ("award": "Best Paper")."""
+    awards: list[Award] = []
+    for fields in records:
+        texts = [fields.text((name,), words=20) for name in _PAPER_AWARD if isinstance(fields.by_key.get(name), str)]
+        if texts and (paper := _paper(fields, scope)) is not None and (award := paper_award(texts[0], paper)):
+            awards.append(award)
+    return awards
+
+
 def _venue_of_links(fields: _Fields) -> str:
     """A link object's label that names where the paper appeared (``link: {url, display: "ECAI 2024"}``)."""
     for name in ("link", "links"):
@@ -691,6 +705,8 @@ class _Walker:
                 self.report(scope, records, None, why, 0)
             return
         found = [r for fields in records if (r := _read(kind, fields, scope)) is not None]
+        if kind == "paper":
+            found += _paper_awards(records, scope)
         self.reading.records.extend(found)
         self.report(scope, records, kind, why, len(found))
 
@@ -872,7 +888,7 @@ def read_data_files(files: Mapping[str, str]) -> DataReading:
     parsed: list[tuple[str, Any]] = []
     for path in sorted(files):
         if _BIB_FILE.search(path) and not _NOT_CONTENT.search(path):
-            total.records.extend(parse_bibtex(files[path]))
+            total.records.extend(record for read in read_bibtex(files[path]) for record in read)
             continue
         if not is_data_path(path):
             continue
@@ -1011,7 +1027,8 @@ CASES: Sequence[Case] = (
         fixture="data/lab_site",
         url="github:example-lab/website",
         notes="client-rendered lab site: src/data JSON with people in current/past groups, publications "
-        "grouped by year, news with HTML; a TOML awards file; config and package files ignored",
+        "grouped by year (a paper's award field an award, a false one nothing), news with HTML; a TOML "
+        "awards file; config and package files ignored",
     ),
     Case(
         fixture="data/people.json",

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from extractors.bibtex import BibtexExtractor, bibtex_names, latex_to_text, parse_bibtex
-from watcher.records import Document
+from extractors.bibtex import BibtexExtractor, bibtex_names, latex_to_text, parse_bibtex, read_bibtex
+from watcher.records import Award, Document
 
 
 def test_garbage_and_empty_text_give_no_papers() -> None:
@@ -55,3 +55,17 @@ def test_detection() -> None:
     assert extractor.detect(Document(url="https://x.org/a", text="<html>@article{</html>")) is None
     assert extractor.detect(Document(url="github:o/r", files={"a.bib": "", "README.md": ""})) is None
     assert extractor.claims_url("https://x.org/papers.bib")
+
+
+def test_an_entry_s_award_field_is_an_award_given_by_its_venue_and_a_presentation_badge_is_not() -> None:
+    text = """@inproceedings{a, title={Quiet Rooms}, booktitle={ICML}, year={2024},
+      award_name={Outstanding Paper}, award={This paper received the Outstanding Paper Award at ICML 2024.}}
+    @inproceedings{b, title={Loud Rooms}, booktitle={CHI}, year={2023},
+      award={This paper received the Best Paper Honorable Mention at CHI 2023.}}
+    @inproceedings{c, title={Dim Rooms}, booktitle={NeurIPS}, year={2022}, award_name={Spotlight}}"""
+    papers, awards = read_bibtex(text)
+    assert [p.title for p in papers] == ["Quiet Rooms", "Loud Rooms", "Dim Rooms"]
+    assert awards == [
+        Award(title="Outstanding Paper", organization="ICML", year=2024),
+        Award(title="Best Paper Honorable Mention", organization="CHI", year=2023),
+    ]

@@ -10,10 +10,10 @@ import re
 
 from extractors.reading.context import Context, Reading, is_noise, is_prose
 from extractors.reading.entries import Entry
-from watcher.records import Award
+from watcher.records import Award, Paper
 from watcher.text import clean_text, clean_title, parse_year
 
-__all__ = ["AWARD_WORDS", "parse_award_line", "read_award"]
+__all__ = ["AWARD_WORDS", "paper_award", "parse_award_line", "read_award"]
 
 AWARD_WORDS = re.compile(
     r"\b(?:award(?:ed|ee)?s?|prizes?|medals?|honou?rs?|honou?rable mention|fellows?(?:hip)?s?|scholarships?"
@@ -65,3 +65,24 @@ def parse_award_line(line: str, link_texts: list[str] | tuple[str, ...] = ()) ->
     if organization and (parse_year(organization) or len(organization.split()) > 8):
         organization = _YEAR_WORD.sub("", organization).strip(" ,") or None
     return Award(title=clean_title(title), organization=clean_title(organization) or None, year=year)
+
+
+#: How a paper's award note opens: "This paper received the Best Paper Award at X".
+_RECEIVED = re.compile(
+    r"^(?:this (?:paper|work|article)\s+)?(?:received|won|was awarded|got)\s+(?:the\s+|an?\s+)?", re.I
+)
+_AT = re.compile(r"\s+(?:at|from|in)\s+.*$")
+
+
+def paper_award(text: object, paper: Paper) -> Award | None:
+    """The award a publication list gives a paper in a field of its entry (``award: Best Paper
+    Award``), given by where the paper appeared; None for a flag (``award: true``) or a note
+    that names no award."""
+    if not isinstance(text, str):
+        return None
+    words = clean_text(text).strip(" .!")
+    stated = _RECEIVED.sub("", words)
+    title = clean_title(_AT.sub("", stated) if stated != words else stated)
+    if not title or len(title.split()) > 12 or not AWARD_WORDS.search(title):
+        return None  # "Oral", "Spotlight": how the paper was presented, not an honour
+    return Award(title=title, organization=paper.venue, year=paper.year)
