@@ -50,7 +50,11 @@ def test_lines_that_are_not_people_are_skipped() -> None:
     assert [m.name for m in members] == ["Ana Ruiz"]
 
 
-@pytest.mark.parametrize("text", ["Software Engineer", "Machine Learning", "Graduate Student", "Research Interests"])
+@pytest.mark.parametrize(
+    "text",
+    ["Software Engineer", "Machine Learning", "Graduate Student", "Research Interests", "Private Sector Politicians",
+     "Credit Guarantees and Misallocation"],
+)
 def test_job_titles_and_fields_are_not_names(text: str) -> None:
     assert not is_person_name(text)
 
@@ -277,6 +281,9 @@ def test_news_in_a_date_column_and_under_year_headings() -> None:
         ("Honors & Awards", "award"),
         ("Recent News", "news"),
         ("Contact", None),
+        ("Work in Progress", "paper"),
+        ("Papers in Press", "paper"),
+        ("Awards in 2024", "award"),
     ],
 )
 def test_a_heading_announces_the_kind_its_head_noun_names(heading: str, kind: str | None) -> None:
@@ -363,6 +370,20 @@ def test_a_section_per_person_gives_the_role_its_biography_states() -> None:
         ("Ines Moreau", "Postdoctoral Research Scientist at the Harbour Institute"),
         ("Omar Haddad", "PhD student in the Department of Ocean Sciences"),
         ("Yuki Sato", "PhD Student"),
+    ]
+
+
+def test_press_about_a_paper_a_request_for_drafts_and_a_generator_footer_are_not_papers() -> None:
+    html = """<h1>Work in Progress</h1><ul>
+    <li><strong>Household Leverage and Regional Business Cycles</strong><br>With Omar Haddad.</li>
+    <li><strong>Private Sector Politicians</strong><br>Early stages book manuscript.<br>
+      Media coverage: <a href="https://news.example.org/mps">The Daily Ledger</a></li></ul>
+    <p>Please email me for drafts!</p>
+    <div id="footer">Page generated 2026-03-05 11:17:02 EST, by <a href="https://example.org/jemdoc">jemdoc+MathJax
+    (v0.7.3)</a>.</div>"""
+    assert [p.title for p in _of(Paper, _read(html))] == [
+        "Household Leverage and Regional Business Cycles",
+        "Private Sector Politicians",
     ]
 
 

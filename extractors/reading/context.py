@@ -57,7 +57,7 @@ _NOISE = re.compile(
     r"last (?:updated|modified|update)|updated on|visitors?\b|visitor count|page views|hits since|you are visitor"
     r"|copyright|©|all rights reserved|powered by|built with|theme by|hosted (?:on|by)|back to top"
     r"|skip to (?:main )?content|\b\d+ min(?:ute)?s? read\b|cookies?\b|template (?:by|from)"
-    r"|website (?:template|design)",
+    r"|website (?:template|design)|page generated|generated (?:by|with|on)\b",
     re.I,
 )
 _FIRST_PERSON = re.compile(r"\b(?:I|we|my|our|me|us)\b")

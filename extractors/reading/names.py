@@ -96,10 +96,16 @@ def clean_person_name(text: str) -> str:
     return text.strip(" ,;:-–—|" + _AUTHOR_MARKS).strip()
 
 
+#: Endings of abstract and plural nouns that titles are made of and names almost never end in:
+#: "Misallocation", "Politicians", "Inequalities", "Fairness", "Partnerships".
+_NOUN_ENDINGS = ("tion", "tions", "sion", "sions", "ians", "ity", "ities", "ness", "ism", "isms", "ology",
+                 "ologies", "ships")
+
+
 def _common_word(word: str) -> bool:
     """A word (of three letters or more) that makes titles and headings, never names."""
     word = word.lower().strip(".,")
-    return len(word) > 2 and word in NOT_NAME_WORDS
+    return len(word) > 2 and (word in NOT_NAME_WORDS or (len(word) > 6 and word.endswith(_NOUN_ENDINGS)))
 
 
 def _name_word(word: str) -> bool:

@@ -57,9 +57,13 @@ _SHORT_VENUE = re.compile(r"^\[?([A-Z][A-Za-z&\-]{1,12})\s*['’](\d\d)\]?$")
 _PAPER_HOST = re.compile(r"arxiv\.org|doi\.org|\.pdf(?:$|\?)|openreview\.net|aclanthology|dl\.acm\.org|ieeexplore"
                          r"|springer\.com|sciencedirect|biorxiv|medrxiv|ssrn\.com|nber\.org|pubmed|ncbi\.nlm", re.I)
 _PAPER_LINK = AsciiFolded.of(r"^\[?\s*(?:pdf|paper|arxiv|doi|preprint|journal|publisher|published version|full text)")
+#: A line's label saying that what follows is press about the work: "Media coverage: The Economist".
+_PRESS_LABEL = r"(?:media|press|news)(?: coverage| mentions?)?\s*:"
+_PRESS_LINE = re.compile(_PRESS_LABEL, re.I)
 _INSTRUCTION = re.compile(
-    r"\b(?:full list|complete list|please (?:see|visit|refer)|click here|see (?:my|also|the|our) |can be found"
-    r"|listed (?:on|at)|for (?:a|the) (?:full|complete|up-to-date)|up-to-date list|more publications)",
+    r"\b(?:full list|complete list|please (?:see|visit|refer|e-?mail|contact|write)|click here|see (?:my|also|the|our) "
+    r"|can be found|listed (?:on|at)|for (?:a|the) (?:full|complete|up-to-date)|up-to-date list|more publications"
+    r"|e-?mail me for|drafts? (?:are )?available (?:on|upon) request)|^" + _PRESS_LABEL,
     re.I,
 )
 
@@ -202,8 +206,12 @@ def _title_like(candidate: str, text: str, lines: Sequence[str]) -> bool:
         return False
     if _IN_VOLUME.search(text, 0, text.find(candidate)):
         return False  # "In: *The Political Economy of X*, edited by …": the book a chapter is in
-    # A bold or linked name inside the author line (the page owner, a co-author) is not the title.
-    return not any(candidate in line and line != candidate and looks_like_authors(line) for line in lines)
+    # A bold or linked name inside the author line (the page owner, a co-author) is not the title,
+    # nor a link in a line of press about the paper.
+    return not any(
+        candidate in line and line != candidate and (looks_like_authors(line) or _PRESS_LINE.match(line))
+        for line in lines
+    )
 
 
 _IN_VOLUME = re.compile(r"(?:^|[.,;]\s*|\s)In:?\s*$")

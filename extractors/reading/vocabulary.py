@@ -62,7 +62,7 @@ def heading_kind(heading: str) -> str | None:
     text = clean_text(heading).strip(" :#*")
     if not text or len(text) > 60 or len(text.split()) > 8:
         return None
-    head = _QUALIFIER.split(text, maxsplit=1)[0]
+    head = _head_phrase(text)
     # The last kind word of the head phrase names it: "Student Awards" are awards, "Research
     # Assistants" people.
     kind = None
@@ -72,6 +72,17 @@ def heading_kind(heading: str) -> str | None:
         for match in _KIND_PATTERN.finditer(text):
             kind = match.lastgroup
     return kind
+
+
+def _head_phrase(text: str) -> str:
+    """The heading up to its first qualifier, unless a kind's own words run across it ("Work in
+    Progress", "Papers in Press")."""
+    cut = _QUALIFIER.search(text)
+    if cut is None:
+        return text
+    if any(m.start() < cut.start() < m.end() for m in _KIND_PATTERN.finditer(text)):
+        return text
+    return text[: cut.start()]
 
 
 def is_loose_news_heading(heading: str) -> bool:
