@@ -290,6 +290,21 @@ def test_a_heading_announces_the_kind_its_head_noun_names(heading: str, kind: st
     assert heading_kind(heading) == kind
 
 
+def test_widget_sidebars_and_footers_written_as_divs_are_not_read() -> None:
+    html = """<title>News | Dune Lab</title><div id="content"><h1>News</h1>
+    <div class="post"><h2>Two papers accepted at ICASSP 2025</h2><p>Posted on March 3, 2025</p></div>
+    <div class="post"><h2>New grant on dune migration</h2><p>Posted on June 12, 2024</p></div></div>
+    <div id="primary" class="widget-area" role="complementary"><ul>
+      <li><h3>Archives</h3><ul><li><a href="/2025/03/">March 2025</a></li>
+        <li><a href="/2024/06/">June 2024</a></li></ul></li>
+      <li><h3>Recent Posts</h3><ul><li><a href="/a">Two papers accepted at ICASSP 2025</a></li></ul></li></ul></div>
+    <div id="footer" role="contentinfo"><p>Dune Lab, updated June 2025</p><p>2025: Dune Lab Best Site Award</p></div>"""
+    assert [(n.text, n.date) for n in _of(NewsItem, _read(html))] == [
+        ("Two papers accepted at ICASSP 2025", "2025-03-03"),
+        ("New grant on dune migration", "2024-06-12"),
+    ]
+
+
 def test_a_layout_table_around_the_whole_page_is_not_one_record() -> None:
     html = """<html><body><table><tr><td>
     <h2>News</h2><p>[Mar 2026] We launched the buoy array.<br>[Jan 2026] New student joined.</p>

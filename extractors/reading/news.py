@@ -59,6 +59,10 @@ def _date_and_lines(entry: Entry) -> tuple[str | None, list[str]]:
             return date, [cell for i, cell in enumerate(entry.cells) if i != index]
     if entry.heading and (date := parse_date_text(entry.heading)):
         return date, _without(lines, entry.heading)
+    for index, line in enumerate(lines[:4]):
+        # A blog's byline: "Posted on March 3, 2025", "Published: 2025-03-03 by Jane".
+        if (byline := _BYLINE.match(line)) and (date := parse_date_text(byline.group("date"))):
+            return date, [*lines[:index], *lines[index + 1 :]]
     if lines:
         if lead := leading_date(lines[0]):
             return lead[0], [lead[1], *lines[1:]]
@@ -70,6 +74,9 @@ def _date_and_lines(entry: Entry) -> tuple[str | None, list[str]]:
             if date:
                 return date, [*lines[:-1], last[: m.start()]]
     return None, lines
+
+
+_BYLINE = re.compile(r"^(?:posted|published)(?:\s+on)?\s*:?\s*(?P<date>[^|]{6,40}?)(?:\s+by\s+.{1,60})?$", re.I)
 
 
 def _date_cell(entry: Entry) -> tuple[int, str] | None:

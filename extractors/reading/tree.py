@@ -150,6 +150,10 @@ _FIELD_TOKEN = re.compile(
 _HINT_SPLIT = re.compile(r"[\s_\-:]+")
 #: Class words of text a reader never sees (screen-reader labels, hidden toggles).
 _HIDDEN = frozenset({"hidden", "d-none", "sr-only", "visually-hidden", "screen-reader-text", "hide"})
+#: Page furniture written as ``div``s rather than ``nav``/``footer``: landmark roles, and the
+#: names themes give their footers and widget sidebars (archives, tag clouds, recent posts).
+_FURNITURE_ROLES = frozenset({"navigation", "contentinfo", "search"})
+_FURNITURE = frozenset({"footer", "site-footer", "page-footer", "widget-area", "navbar", "breadcrumb", "breadcrumbs"})
 
 
 def field_of(hint: str) -> str:
@@ -318,10 +322,13 @@ def _hint(attrs: dict[str, str | None]) -> str:
 
 
 def _is_hidden(attrs: dict[str, str | None]) -> bool:
+    """Whether an element is not read: hidden from readers, or page furniture."""
     if "hidden" in attrs or attrs.get("aria-hidden") == "true":
         return True
+    if (attrs.get("role") or "").lower() in _FURNITURE_ROLES or (attrs.get("id") or "").lower() in _FURNITURE:
+        return True
     cls = attrs.get("class")
-    if cls and any(word in _HIDDEN for word in cls.lower().split()):
+    if cls and any(word in _HIDDEN or word in _FURNITURE for word in cls.lower().split()):
         return True
     style = attrs.get("style")
     return bool(style) and "display:none" in style.replace(" ", "").lower()  # type: ignore[union-attr]
