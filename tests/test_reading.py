@@ -290,6 +290,25 @@ def test_a_heading_announces_the_kind_its_head_noun_names(heading: str, kind: st
     assert heading_kind(heading) == kind
 
 
+def test_a_card_of_paragraphs_is_one_record_and_dated_paragraphs_are_items_of_their_own() -> None:
+    papers = """<h2>Publications</h2><div class="list-group">{}</div>""".format("".join(
+        f'<div class="list-group-item"><p><strong>{title}</strong></p>'
+        f'<p class="small">Doe, J., &amp; Roe, R. ({year}). <em>{journal}</em>, 12(3), 45-67.</p></div>'
+        for title, year, journal in [("Root pulses reshape nitrogen cycling", 2025, "New Phytologist"),
+                                     ("Phage predation structures root communities", 2024, "Soil Biology")]
+    ))
+    assert [(p.title, p.venue, p.year) for p in _of(Paper, _read(papers))] == [
+        ("Root pulses reshape nitrogen cycling", "New Phytologist", 2025),
+        ("Phage predation structures root communities", "Soil Biology", 2024),
+    ]
+    news = """<h2>News</h2>{}""".format("".join(
+        f'<div class="month"><p>{a}</p><p>{b}</p></div>'
+        for a, b in [("2025-03-02: Paper accepted at ICRA.", "2025-03-20: Ana joins as a postdoc."),
+                     ("2025-02-11: New grant from the sea fund.", "2025-02-01: Lab retreat in the dunes.")]
+    ))
+    assert len(_of(NewsItem, _read(news))) == 4
+
+
 def test_widget_sidebars_and_footers_written_as_divs_are_not_read() -> None:
     html = """<title>News | Dune Lab</title><div id="content"><h1>News</h1>
     <div class="post"><h2>Two papers accepted at ICASSP 2025</h2><p>Posted on March 3, 2025</p></div>

@@ -15,9 +15,11 @@ where records are.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
+from extractors.reading.dates import leading_date
 from extractors.reading.tree import Box, Line
 from extractors.reading.vocabulary import heading_kind
 
@@ -134,6 +136,8 @@ def _groups_of(
         by_shape.setdefault(signature(child), Group(box, signature(child))).members.append(child)
     groups = []
     for group in by_shape.values():
+        if _parts_of_a_card(box, group, repeated):
+            continue
         single_item = group.members[0].tag in _ITEM_TAGS and box.tag in _WRAPPERS | {"body", "div"}
         if len(group.members) < 2 and not single_item and not _lone_card(box, group, repeated):
             continue
@@ -152,6 +156,17 @@ def _groups_of(
         if records:
             groups.append(group)
     return groups
+
+
+def _parts_of_a_card(box: Box, group: Group, repeated: dict[tuple[str, str], int]) -> bool:
+    """Two or three paragraphs that make up one of a run of cards: a title paragraph over its
+    citation, a name over a role. The card is the record; its paragraphs are its lines. Dated
+    paragraphs are news items of their own."""
+    if group.signature != "p" or not 2 <= len(group.members) <= 3 or box.tag in _ITEM_TAGS:
+        return False
+    if box.parent is None or (signature(box.parent), signature(box)) not in repeated:
+        return False
+    return not any(leading_date(line.text) for member in group.members for line in itertools.islice(member.lines(), 1))
 
 
 def _is_container(box: Box, covered: dict[int, int]) -> bool:
