@@ -89,6 +89,16 @@ def test_person_cards_under_group_headings() -> None:
     ]
 
 
+def test_a_degree_after_a_card_s_name_is_not_the_role() -> None:
+    html = """<h2>People</h2><div class="row">
+    <div class="card"><img src="a.jpg"><h5 class="card-title">Mei-Lin Zhou, PhD</h5><p>Postdoctoral Researcher</p></div>
+    <div class="card"><img src="b.jpg"><h5 class="card-title">Priya Raman</h5><p>PhD Candidate</p></div></div>"""
+    assert [(m.name, m.role) for m in _of(Member, _read(html))] == [
+        ("Mei-Lin Zhou", "Postdoctoral Researcher"),
+        ("Priya Raman", "PhD Candidate"),
+    ]
+
+
 def test_a_grid_whose_last_row_holds_one_card_reads_that_card_too() -> None:
     rows = "".join(
         f'<div class="row"><div class="col-6"><h4>{a}</h4><p><i>Postdoc</i></p></div>'
@@ -365,6 +375,9 @@ def test_the_reading_explains_each_list() -> None:
         ("I am a postdoc at the Institute for Fiscal Studies, working with Ana Lima.", "Postdoc",
          "Institute for Fiscal Studies"),
         ("I am a research scientist at Halcyon Labs for the second year.", "Research scientist", "Halcyon Labs"),
+        ("I am a Ph.D. candidate in Economics at Halvorsen University.", "PhD candidate in Economics",
+         "Halvorsen University"),
+        ("I am an M.Sc. student at St. Andrews University.", "MSc student", "St. Andrews University"),
     ],
 )
 def test_the_owner_role_in_a_biography_sentence(sentence: str, title: str | None, organization: str | None) -> None:

@@ -38,10 +38,12 @@ def _looks_like_org(text: str) -> bool:
 
 # A full stop after a title or an initial ("Prof. Jane Doe", "J. Doe") ends no sentence.
 _SENTENCE_SPLIT = re.compile(
-    r"(?<=[.!?])(?<!\bProf\.)(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\b[A-Z]\.)\s+(?=[A-Z\"“(\[])"
+    r"(?<=[.!?])(?<!\bProf\.)(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bMt\.)(?<!\b[A-Z]\.)\s+"
+    r"(?=[A-Z\"“(\[])"
 )
 _ORG_END = (
-    r"(?=\s*(?:,\s*(?:where|and|working|under|advised|supervised|focusing|with|since|from|in\s+\d)|[;.!?(]"
+    r"(?=\s*(?:,\s*(?:where|and|working|under|advised|supervised|focusing|with|since|from|in\s+\d)|[;!?(]"
+    r"|(?<!\bSt)(?<!\bMt)\."  # "St. Andrews" goes on
     r"|\s+(?:where|working|under|advised|supervised|focusing|since|from|in\s+\d{4}|for\s+(?!(?-i:[A-Z]))|with\s|as\s"
     r"|,?\s*beginning))|\s*$)"
 )
@@ -72,6 +74,8 @@ _BIO_PATTERNS = (
         re.I,
     ),
 )
+#: A degree written with full stops ("Ph.D. candidate"), read as one word: the stops do not end the title.
+_DOTTED_DEGREE = re.compile(r"\b(?:Ph\.\s?D|M\.\s?Sc?|B\.\s?Sc?|M\.\s?A|B\.\s?A|M\.\s?Phil|M\.\s?Eng|J\.\s?D)\.(?=[\s,]|$)")
 _DEGREE_SENTENCE = re.compile(r"\b(?:received|obtained|earned|graduated|hold|completed|degree)\b", re.I)
 _SINCE = re.compile(r"\b(?:since|in|beginning in|starting in|from)\s+(\d{4})\b", re.I)
 
@@ -82,7 +86,7 @@ def read_bio_roles(text: str) -> list[Role]:
     for sentence in _SENTENCE_SPLIT.split(clean_text(text)):
         if _DEGREE_SENTENCE.search(sentence) or len(sentence) > 400:
             continue
-        sentence = without_advisers(sentence)
+        sentence = _DOTTED_DEGREE.sub(lambda m: re.sub(r"[.\s]", "", m.group(0)), without_advisers(sentence))
         for pattern in _BIO_PATTERNS:
             match = pattern.search(sentence)
             if not match:

@@ -98,7 +98,10 @@ def _name(entry: Entry) -> tuple[str, int, str] | None:
 def _stated_role(entry: Entry, name: str, line_index: int, tail: str) -> str:
     """The role the entry itself states, if any."""
     for field in ("role", "title"):
-        text = _without_contacts(entry.fields.get(field, "").replace(name, " "))
+        value = entry.fields.get(field, "")
+        if value and clean_person_name(value) == name:
+            continue  # the name with its degree ("Mei-Lin Zhou, PhD"), not a role
+        text = _without_contacts(value.replace(name, " "))
         if text and not is_person_name(text) and len(text.split()) <= 14:
             return text
     tail = _role_phrase(_without_contacts(tail.strip(" ,;:|()-–—")))
