@@ -75,7 +75,9 @@ _BIO_PATTERNS = (
     ),
 )
 #: A degree written with full stops ("Ph.D. candidate"), read as one word: the stops do not end the title.
-_DOTTED_DEGREE = re.compile(r"\b(?:Ph\.\s?D|M\.\s?Sc?|B\.\s?Sc?|M\.\s?A|B\.\s?A|M\.\s?Phil|M\.\s?Eng|J\.\s?D)\.(?=[\s,]|$)")
+_DOTTED_DEGREE = re.compile(
+    r"\b(?:Ph\.\s?D|M\.\s?Sc?|B\.\s?Sc?|M\.\s?A|B\.\s?A|M\.\s?Phil|M\.\s?Eng|J\.\s?D)\.(?=[\s,]|$)"
+)
 _DEGREE_SENTENCE = re.compile(r"\b(?:received|obtained|earned|graduated|hold|completed|degree)\b", re.I)
 _SINCE = re.compile(r"\b(?:since|in|beginning in|starting in|from)\s+(\d{4})\b", re.I)
 
