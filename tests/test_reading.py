@@ -12,7 +12,7 @@ from extractors.reading.names import author_prefix, is_person_name, looks_like_a
 from extractors.reading.vocabulary import heading_kind
 from watcher.diff import StoredItem, diff_items
 from watcher.normalise import normalise_records
-from watcher.records import Member, NewsItem, Paper, Record, record_fields
+from watcher.records import Member, NewsItem, Paper, Record, Role, record_fields
 
 
 def _read(html: str) -> list[Record]:
@@ -262,6 +262,20 @@ def test_words_that_only_look_like_dates_are_not_dates() -> None:
 def test_date_ranges() -> None:
     assert find_range("2019 – present: Professor")[:2] == ("2019", None)
     assert find_range("Sep 2020 - Jun 2022 Postdoc")[:2] == ("2020-09", "2022-06")
+    assert find_range("2025–")[:2] == ("2025", None)  # nothing after the dash: still held
+    assert find_range("2019 - PhD student at X") is None  # the dash separates, it opens no range
+
+
+def test_positions_dated_by_an_open_range_or_a_season_are_read() -> None:
+    html = """<h2>Positions</h2><table>
+    <tr><td>2025&ndash;</td><td>Assistant Professor of Economics, University of Westbrook</td></tr>
+    <tr><td>2024&ndash;2025</td><td>Dissertation Fellow, Stanhope Institute</td></tr>
+    <tr><td>Summer 2023</td><td>Research Intern, Bank of Eastport</td></tr></table>"""
+    assert [(r.title, r.organization, r.start, r.end) for r in _of(Role, _read(html))] == [
+        ("Assistant Professor of Economics", "University of Westbrook", "2025", None),
+        ("Dissertation Fellow", "Stanhope Institute", "2024", "2025"),
+        ("Research Intern", "Bank of Eastport", "2023-06", None),
+    ]
 
 
 def test_news_in_a_date_column_and_under_year_headings() -> None:

@@ -58,7 +58,7 @@ _LEADING = re.compile(
 _OPEN_END = r"present|now|current|today|ongoing|date|\.\.\."
 _RANGE = re.compile(
     rf"(?P<start>{DATE.replace('?P<', '?P<s_')})\s*(?:-{{1,2}}|–|—|~|to|until|till)\s*"
-    rf"(?P<end>{DATE.replace('?P<', '?P<e_')}|{_OPEN_END})(?![\w/-])",
+    rf"(?:(?P<end>{DATE.replace('?P<', '?P<e_')}|{_OPEN_END})(?![\w/-])|(?=\s*(?:$|[|,])))",
     re.I,
 )
 
@@ -163,7 +163,7 @@ class DateRange(tuple[str | None, str | None, int, int]):
 
 def find_range(text: str) -> DateRange | None:
     """The first date range in a text ("2019 – present", "Sep 2020 - Jun 2022"), or None.
-    An open end ("present") gives ``end`` None."""
+    An open end ("present", or nothing after the dash: "2025–") gives ``end`` None."""
     match = _RANGE.search(text)
     if not match:
         return None

@@ -33,8 +33,9 @@ EDUCATION_WORDS = re.compile(
 _SINGLE = re.compile(
     r"(?:\(\s*(?P<p>[^()]{4,30}?)\s*\)|(?:since|from|in)\s+(?P<s>[A-Za-z]{0,9}\.?\s?(?:19|20)\d\d)"
     r"|,\s*(?P<c>[A-Za-z]{0,9}\.?\s?(?:19|20)\d\d)\s*$"
-    # A year in a column of its own before the position: "2019 , PhD in Astrophysics, X".
-    r"|^(?P<l>(?:19|20)\d\d)\s*[,:]\s)",
+    # A year (or season) in a column of its own before the position: "2019 , PhD in Astrophysics,
+    # X", "Summer 2023: Research Intern".
+    r"|^(?P<l>(?:(?:spring|summer|fall|autumn|winter)\s+)?(?:19|20)\d\d)\s*[,:]\s)",
     re.I,
 )
 _WEB_ADDRESS = re.compile(r"\s*\((?:[\w-]+\.)+[a-z]{2,}\)")
