@@ -434,6 +434,22 @@ def test_a_section_per_person_gives_the_role_its_biography_states() -> None:
     ]
 
 
+def test_teaching_talks_and_references_are_not_read_as_items() -> None:
+    html = """<h1>Jane Roe</h1><p>I am an Assistant Professor of Economics at Westbrook University.</p>
+    <h2>Publications</h2><ul><li>Jane Roe. <b>Trade Credit Chains and Firm Exit</b>. Journal of Finance, 2023.</li></ul>
+    <h2>Teaching</h2>
+    <p><b>University of Westbrook</b><br>ECON 312 Money and Banking (Undergraduate), Fall 2025</p>
+    <p><b>Halvorsen University</b> (as Teaching Fellow)<br>Intermediate Macroeconomics, 2021&ndash;2023</p>
+    <h2>Invited Talks</h2><ul><li>2025: Westbrook Finance Seminar</li><li>2024: Halvorsen Macro Lunch</li></ul>
+    <h2>References</h2><p><b>Ana Lima</b>, Professor of Economics, Halvorsen University</p>"""
+    records = _read(html)
+    assert [p.title for p in _of(Paper, records)] == ["Trade Credit Chains and Firm Exit"]
+    assert [(r.title, r.organization) for r in _of(Role, records)] == [
+        ("Assistant Professor of Economics", "Westbrook University")
+    ]
+    assert not _of(Member, records) and not _of(NewsItem, records)
+
+
 def test_press_about_a_paper_a_request_for_drafts_and_a_generator_footer_are_not_papers() -> None:
     html = """<h1>Work in Progress</h1><ul>
     <li><strong>Household Leverage and Regional Business Cycles</strong><br>With Omar Haddad.</li>

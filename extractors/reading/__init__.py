@@ -40,7 +40,13 @@ from extractors.reading.tree import (
     tree_from_markdown,
     tree_from_plain_text,
 )
-from extractors.reading.vocabulary import heading_kind, is_intro_heading, is_loose_news_heading, is_year_heading
+from extractors.reading.vocabulary import (
+    heading_kind,
+    is_intro_heading,
+    is_loose_news_heading,
+    is_unlisted_heading,
+    is_year_heading,
+)
 from watcher.records import NewsItem, Paper, Record, Role
 
 __all__ = ["ListReport", "Reading", "read_html", "read_markdown", "read_plain_text", "read_tree"]
@@ -338,7 +344,8 @@ def _with_landmarks(context: Context, placed: list[Placed]) -> Context:
     landmark = next((kinds[0] for kinds in (p.landmarks for p in placed) if kinds), None)
     if landmark is None:
         return context
-    return Context(context.path, landmark, context.group, context.date, context.alumni, context.loose)
+    return Context(context.path, landmark, context.group, context.date, context.alumni, context.loose,
+                   context.unlisted)
 
 
 def _announced(section: Section) -> str | None:
@@ -362,6 +369,8 @@ def _context(section: Section) -> Context:
         heading = current.heading
         if heading:
             found = heading_kind(heading)
+            if kind is None and found is None and is_unlisted_heading(heading):
+                return Context(section.path, None, heading, date, alumni, unlisted=True)
             if kind is not None and found != kind:
                 break
             # Past the heading that names the kind, only headings of the same kind still speak:

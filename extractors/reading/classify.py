@@ -63,6 +63,8 @@ def read_list(entries: Sequence[Entry], context: Context, *, min_shape_entries: 
     """Read a list's entries as the kind its heading announces, else as the kind its shape shows."""
     if not entries:
         return Decision(None, "no entries", ())
+    if context.unlisted:
+        return Decision(None, f"the heading ({context.group}) names things not reported", ())
     with day_first_where_written(text for entry in entries for text in _date_places(entry)):
         return _read_list(entries, context, min_shape_entries)
 

@@ -29,6 +29,8 @@ class Context:
     #: Whether the kind was announced only loosely ("Highlights" for news): an entry must show
     #: the kind's own mark (a news item its date).
     loose: bool = False
+    #: Whether the nearest heading names things that are not reported ("Teaching", "Talks").
+    unlisted: bool = False
 
 
 @dataclass(frozen=True, slots=True)

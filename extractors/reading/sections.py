@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from extractors.reading.names import is_person_name
 from extractors.reading.records import Group
 from extractors.reading.tree import Box, Line
-from extractors.reading.vocabulary import heading_kind, hint_kind, is_year_heading
+from extractors.reading.vocabulary import heading_kind, hint_kind, is_unlisted_heading, is_year_heading
 
 __all__ = ["Placed", "Section", "segment"]
 
@@ -84,6 +84,8 @@ class Section:
         """Whether this section is one record: a title-like heading over a small body."""
         if self.children or not self.heading or heading_kind(self.heading) or is_year_heading(self.heading):
             return False
+        if is_unlisted_heading(self.heading):
+            return False  # "Teaching", "References": a part of the page, not one record
         if len({id(item.group) for item in self.items if item.group is not None}) > 1:
             return False
         # A person's section holds their biography, which runs longer than a card's few lines.

@@ -10,7 +10,15 @@ import re
 
 from watcher.text import clean_text
 
-__all__ = ["KIND_OF_WORDS", "heading_kind", "hint_kind", "is_intro_heading", "is_loose_news_heading", "is_year_heading"]
+__all__ = [
+    "KIND_OF_WORDS",
+    "heading_kind",
+    "hint_kind",
+    "is_intro_heading",
+    "is_loose_news_heading",
+    "is_unlisted_heading",
+    "is_year_heading",
+]
 
 #: (kind, words): the first kind whose words a heading holds wins.
 KIND_OF_WORDS: tuple[tuple[str, str], ...] = (
@@ -83,6 +91,21 @@ def _head_phrase(text: str) -> str:
     if any(m.start() < cut.start() < m.end() for m in _KIND_PATTERN.finditer(text)):
         return text
     return text[: cut.start()]
+
+
+#: Sections that list things watcher does not report: courses, talks, service, referees.
+_UNLISTED = re.compile(
+    r"\b(?:teaching|courses?|service|talks?|presentations?|seminars?|lectures|references|referees|contact"
+    r"|skills|outreach|software|code|datasets?|media|press|coverage|reviewing|refereeing|editorial)\b",
+    re.I,
+)
+
+
+def is_unlisted_heading(heading: str) -> bool:
+    """A heading over things that are not items to report ("Teaching", "Invited Talks",
+    "Professional Service", "References"), and that names no kind of item."""
+    text = clean_text(heading).strip(" :#*")
+    return len(text.split()) <= 6 and _UNLISTED.search(text) is not None and heading_kind(text) is None
 
 
 def is_loose_news_heading(heading: str) -> bool:
