@@ -201,8 +201,23 @@ def test_a_status_before_the_journal_stays_in_the_venue_and_a_cited_journal_is_r
             ("R. Amsel", "K. Ostrova"),
             "Proc. Int. Conf. Coastal Eng.",
         ),
+        (
+            "R. Amsel, K. Ostrova. <b>Salt wedges under drought</b>. arXiv:2206.01234, 2022. "
+            "[<a href='/p.pdf'>pdf</a>]",
+            "Salt wedges under drought",
+            ("R. Amsel", "K. Ostrova"),
+            "arXiv:2206.01234",
+        ),
+        (
+            "Amsel, R., &amp; Ostrova, K. (2022). Salt wedges under drought. <em>bioRxiv</em>. "
+            "<a href='https://doi.org/10.1101/2022.05.17.1'>https://doi.org/10.1101/2022.05.17.1</a>",
+            "Salt wedges under drought",
+            ("Amsel, R.", "Ostrova, K."),
+            "bioRxiv",
+        ),
     ],
-    ids=["apa", "vancouver", "ieee", "nature", "ieee-abbreviated", "ieee-proceedings"],
+    ids=["apa", "vancouver", "ieee", "nature", "ieee-abbreviated", "ieee-proceedings", "preprint",
+         "apa-preprint"],
 )
 def test_citation_styles(citation: str, title: str, authors: tuple[str, ...], venue: str) -> None:
     second = citation.replace("Salt", "Fresh")

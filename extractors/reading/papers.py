@@ -24,7 +24,12 @@ from watcher.text import AsciiFolded, clean_text, clean_title, find_arxiv, find_
 __all__ = ["author_names", "is_venue", "publication_status", "read_paper", "with_status"]
 
 _QUOTED = re.compile(r"[\"“”«]([^\"“”«»]{8,300})[\"“”»]")
-_SENTENCE_BREAK = re.compile(r"(?<=[a-z0-9)\]?!”\"'])[.?!]\s+(?=[A-Z0-9\[(“\"]|with\b|in\b|to appear\b)")
+#: Where a citation's sentence ends: before a capital, "with", "in", a status, or a venue that
+#: is written in lower case ("arXiv:2506.11873", "bioRxiv", "eLife").
+_SENTENCE_BREAK = re.compile(
+    r"(?<=[a-z0-9)\]?!”\"'])[.?!]\s+(?=[A-Z0-9\[(“\"]|with\b|in\b|to appear\b"
+    r"|(?:arXiv|bioRxiv|medRxiv|chemRxiv|eLife|iScience|npj|eprint|preprint)\b)"
+)
 _URL = re.compile(r"https?://\S+")
 _NUMBERING = re.compile(r"^\s*(?:\[\s*[A-Za-z]?\d{1,4}\s*\]|\(?[A-Za-z]?\d{1,4}[.)])\s*")
 #: A status right before an italic journal: "Revise and resubmit at *X*", "Under review at *X*".
