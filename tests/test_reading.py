@@ -7,12 +7,13 @@ import time
 import pytest
 
 from extractors.reading import read_html, read_markdown
+from extractors.reading.awards import parse_award_line
 from extractors.reading.dates import find_range, leading_date, parse_date_text
 from extractors.reading.names import author_prefix, is_person_name, looks_like_authors
 from extractors.reading.vocabulary import heading_kind
 from watcher.diff import StoredItem, diff_items
 from watcher.normalise import normalise_records
-from watcher.records import Member, NewsItem, Paper, Record, Role, record_fields
+from watcher.records import Award, Member, NewsItem, Paper, Record, Role, record_fields
 
 
 def _read(html: str) -> list[Record]:
@@ -307,6 +308,25 @@ def test_news_in_a_date_column_and_under_year_headings() -> None:
         ("2025", "We moved to the new "),
         ("2025", "Two students defende"),
     ]
+
+
+# ------------------------------------------------------------------ awards
+
+
+@pytest.mark.parametrize(
+    ("line", "award"),
+    [
+        ("2023: Annie Jump Cannon Award, AAS", Award(title="Annie Jump Cannon Award", organization="AAS", year=2023)),
+        ("2025.2: Young Investigator Award, Neuro Society",
+         Award(title="Young Investigator Award", organization="Neuro Society", year=2025)),
+        ("2025 Priya Raman – Graduate Research Fellowship", Award(title="Graduate Research Fellowship", year=2025)),
+        ("Best Paper Award – CVPR 2023", Award(title="Best Paper Award", organization="CVPR", year=2023)),
+        ("Best Paper Award – for work on harbour mapping", Award(title="Best Paper Award")),
+    ],
+    ids=["year-colon", "year-month", "recipient-first", "giver-after-dash", "reason-after-dash"],
+)
+def test_award_lines(line: str, award: Award) -> None:
+    assert parse_award_line(line) == award
 
 
 # ------------------------------------------------------------------ sections and routing

@@ -10,6 +10,7 @@ import re
 
 from extractors.reading.context import Context, Reading, is_noise, is_prose
 from extractors.reading.entries import Entry
+from extractors.reading.names import is_person_name
 from watcher.records import Award, Paper
 from watcher.text import clean_text, clean_title, parse_year
 
@@ -23,9 +24,13 @@ AWARD_WORDS = re.compile(
     re.I,
 )
 _REASON = re.compile(r"(?<=\d{4})\s*[:–—]\s+|\s+[–—]\s+|:\s+(?=for\b|awarded\b|given\b)")
-_LEADING_YEAR = re.compile(r"^\s*[(\[]?(?:19|20)\d\d(?:\s*[-–—/]\s*(?:19|20)?\d\d)?[)\]]?\s*[:,\-–—.]?\s*")
+_LEADING_YEAR = re.compile(
+    r"^\s*[(\[]?(?:19|20)\d\d(?:[./]\d{1,2}(?!\d))?(?:\s*[-–—/]\s*(?:19|20)?\d\d)?[)\]]?\s*[:,\-–—.]?\s*"
+)
 _TRAILING_YEAR = re.compile(r"[,(\s]*\b(?:19|20)\d\d\b(?:\s*[-–—/]\s*(?:19|20)?\d\d)?\)?[.,]?\s*$")
 _COMMA = re.compile(r",\s+")
+#: A few capitalised words after a dash, naming who gave an award ("– CVPR 2023"), not a reason.
+_GIVER = re.compile(r"^(?!For\b)[A-Z][\w&.'-]*(?:\s+(?:[A-Z0-9][\w&.'-]*|of|the|and|for|on|in)){0,6}\.?$")
 _YEAR_WORD = re.compile(r"\b(?:19|20)\d\d\b")
 
 
@@ -52,7 +57,12 @@ def parse_award_line(line: str, link_texts: list[str] | tuple[str, ...] = ()) ->
         return None
     year = parse_year(text)
     # A leading year is the award's ("2023: X Award"); a year then a colon later starts the reason.
-    main = _REASON.split(_LEADING_YEAR.sub("", text), maxsplit=1)[0]
+    pieces = _REASON.split(_LEADING_YEAR.sub("", text), maxsplit=1)
+    main = pieces[0]
+    if len(pieces) == 2 and is_person_name(main) and AWARD_WORDS.search(pieces[1]):
+        main = pieces[1]  # "Priya Raman – NSF Graduate Fellowship": the recipient, then the award
+    elif len(pieces) == 2 and _GIVER.match(pieces[1]):
+        main = f"{main}, {pieces[1]}"  # "Best Paper Award – CVPR 2023": who gave it, not why
     main = _TRAILING_YEAR.sub("", main).strip(" ,.;")
     if not main:
         return None
