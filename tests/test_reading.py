@@ -310,6 +310,16 @@ def test_news_in_a_date_column_and_under_year_headings() -> None:
     ]
 
 
+def test_a_month_and_short_year_in_brackets_alone_in_a_cell_dates_its_row() -> None:
+    html = """<table><tr><td>[03/25]</td><td>Dr. Sato received the Young Investigator Award.</td></tr>
+    <tr><td>[12/24]</td><td>Our paper on astrocytes was published in Cell Reports.</td></tr></table>"""
+    assert [(n.date, n.text[:16]) for n in _of(NewsItem, _read(html))] == [
+        ("2025-03", "Dr. Sato receive"),
+        ("2024-12", "Our paper on ast"),
+    ]
+    assert parse_date_text("03/25") is None  # no brackets: a day of March as well as a month
+
+
 # ------------------------------------------------------------------ awards
 
 

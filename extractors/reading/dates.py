@@ -135,8 +135,13 @@ def _from_groups(groups: dict[str, str | None], prefix: str = "") -> str | None:
     return None
 
 
+_BRACKETED_MONTH = re.compile(r"\s*[\[(]\s*(?P<m>\d{1,2})/(?P<y>\d\d)\s*[\])]\s*")
+
+
 def parse_date_text(text: str) -> str | None:
     """The ISO date (``YYYY-MM-DD``, ``YYYY-MM`` or ``YYYY``) a short text is, or None."""
+    if (bracketed := _BRACKETED_MONTH.fullmatch(text)) and 1 <= int(bracketed["m"]) <= 12:
+        return f"20{bracketed['y']}-{int(bracketed['m']):02d}"  # "[05/24]" alone in its cell
     text = text.strip(" []()*_.:,")
     match = _DATE.fullmatch(text)
     return _from_groups(match.groupdict()) if match else None
