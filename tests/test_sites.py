@@ -103,6 +103,26 @@ def test_a_paper_gone_from_one_page_but_still_on_another_is_not_removed(
     assert [(c["change"], c["item"]["title"]) for c in changes] == [("removed", "Salt Wedges under Drought")]
 
 
+def test_a_new_paper_on_two_pages_is_told_once_and_one_long_on_the_site_not_at_all(
+    cli: Path, static_site: tuple[StaticSite, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    site, base = static_site
+    tides = _paper("Tidal Mixing in Narrow Estuaries", "Estuaries")
+    salt = _paper("Salt Wedges under Drought", "Estuaries")
+    kelp = _paper("Kelp Forests in Warm Years", "Marine Ecology")
+    # A "recent" page and the full list.
+    site.replace(_site([tides], [tides, salt]))
+    _watch_both_pages(capsys, base)
+    site.replace(_site([kelp, tides], [kelp, tides, salt]))
+    _run(capsys, "check")
+    changes = json.loads(_run(capsys, "diff", "--format", "json"))
+    assert [(c["change"], c["item"]["title"]) for c in changes] == [("added", "Kelp Forests in Warm Years")]
+    # A paper the full list has shown all along, now on the recent page too: nothing new.
+    site.replace(_site([kelp, tides, salt], [kelp, tides, salt]))
+    _run(capsys, "check")
+    assert json.loads(_run(capsys, "diff", "--since", "1m", "--format", "json")) == changes
+
+
 @pytest.mark.parametrize(
     ("url", "label", "site"),
     [

@@ -10,8 +10,11 @@ pages of one site, by the diff's rules (identity, then fuzzy labels; ``watcher.d
 A pair that changed nothing a reader cares about is a move, and both changes are dropped; one
 that did (a preprint that gained its journal, a student now alumni) becomes one *modified*
 change on the page the item moved to. A removal of an item another page of the site still
-shows is dropped too: the item has not left the site. Notifications not yet sent follow: the dropped changes
-leave their pending deliveries, and a delivery left with nothing to say is dropped too.
+shows is dropped too: the item has not left the site. An item added on several pages in one
+run is told once, and one added to a page while another page of the site already showed it
+alike (a paper long on "Publications" now also on the home page) is not told at all.
+Notifications not yet sent follow: the dropped changes leave their pending deliveries, and a
+delivery left with nothing to say is dropped too.
 
 A site is the sources of one person or lab (a source's label), else the pages of one web host
 (one user directory of it, for ``/~user/`` pages).
@@ -19,11 +22,11 @@ A site is the sources of one person or lab (a source's label), else the pages of
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from urllib.parse import urlsplit
 
-from sqlalchemy import delete, select
+from sqlalchemy import ColumnElement, delete, select, true
 from sqlalchemy.orm import Session
 
 from watcher.diff import StoredItem, pair_items
@@ -68,9 +71,18 @@ def reconcile_moves(session: Session, source_ids: Sequence[int], since: datetime
     for site, group in by_site.items():
         if len({c.source_id for c in group}) > 1:
             dropped.extend(_merge_moves(group))
+        if len(site_sources[site]) < 2:
+            continue
         merged = {id(c) for c in dropped}
+        arrived = [c for c in group if c.change == "added" and id(c) not in merged]
+        echoes = _echoes(arrived)
+        dropped.extend(echoes)
+        echoed = {id(c) for c in echoes}
+        new = [c for c in arrived if id(c) not in echoed]
+        if new:
+            dropped.extend(_already_on_site(session, new, site_sources[site], since))
         left = [c for c in group if c.change == "removed" and id(c) not in merged]
-        if left and len(site_sources[site]) > 1:
+        if left:
             dropped.extend(_still_on_site(session, left, site_sources[site]))
     if not dropped:
         return 0
@@ -103,25 +115,64 @@ def _merge_moves(changes: list[Change]) -> list[Change]:
     return dropped
 
 
+def _echoes(added: list[Change]) -> list[Change]:
+    """Additions of one item on several pages of the site in one run (a news item on the home
+    page's "latest" list and on the news page): the first page's is told, the others dropped."""
+    dropped: list[Change] = []
+    for kind in {c.kind for c in added}:
+        told: list[Change] = []
+        for source_id in dict.fromkeys(c.source_id for c in added if c.kind == kind):
+            page = [c for c in added if c.kind == kind and c.source_id == source_id]
+            if told:
+                echoed = {j for _i, j, _delta in pair_items([_stored(c, c.after) for c in told],
+                                                            [_stored(c, c.after) for c in page])}
+                dropped.extend(page[j] for j in sorted(echoed))
+                page = [c for j, c in enumerate(page) if j not in echoed]
+            told.extend(page)
+    return dropped
+
+
+def _already_on_site(session: Session, added: list[Change], site: list[int], since: datetime) -> list[Change]:
+    """Additions of items another page of the site showed before this run (a paper long on
+    "Publications" now also under "Selected papers" on the home page): nothing new to tell."""
+    return _held_elsewhere(session, added, site, lambda c: c.after, Item.first_seen < since, same_state=True)
+
+
 def _still_on_site(session: Session, removed: list[Change], site: list[int]) -> list[Change]:
     """Removals of items another page of the site still shows (a paper gone from "Recent" but
     on "All publications"): the item has not left the site, so nothing is reported."""
+    return _held_elsewhere(session, removed, site, lambda c: c.before, true())
+
+
+def _held_elsewhere(
+    session: Session,
+    changes: list[Change],
+    site: list[int],
+    state: Callable[[Change], dict | None],
+    held_since: ColumnElement[bool],
+    *,
+    same_state: bool = False,
+) -> list[Change]:
+    """The changes whose item (in the ``state`` the change gives it) another page of the site
+    holds now, among items that match ``held_since``; with ``same_state``, only where that page
+    shows it alike (a journal version of a conference paper, same title, is another paper)."""
     dropped: list[Change] = []
-    for kind in {c.kind for c in removed}:
-        gone = [c for c in removed if c.kind == kind]
+    for kind in {c.kind for c in changes}:
+        mine = [c for c in changes if c.kind == kind]
         held = session.scalars(
             select(Item).where(
                 Item.source_id.in_(site),
                 Item.kind == kind,
                 Item.removed_at.is_(None),
-                Item.source_id.not_in({c.source_id for c in gone}),
+                Item.source_id.not_in({c.source_id for c in mine}),
+                held_since,
             )
         ).all()
         if not held:
             continue
-        olds = [_stored(c, c.before) for c in gone]
+        olds = [_stored(c, state(c)) for c in mine]
         news = [StoredItem(kind=i.kind, key=i.key, fields=dict(i.fields)) for i in held]
-        dropped.extend(gone[i] for i, _j, _delta in pair_items(olds, news))
+        dropped.extend(mine[i] for i, _j, delta in pair_items(olds, news) if not (same_state and delta))
     return dropped
 
 
