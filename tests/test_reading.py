@@ -90,6 +90,19 @@ def test_person_cards_under_group_headings() -> None:
     ]
 
 
+def test_a_table_laid_out_as_a_grid_of_photo_cards_reads_every_card() -> None:
+    cell = '<td><img src="{0}.jpg"><br><b>{1}</b><br>{2}</td>'
+    rows = [[("a", "Yuki Sato", "Associate Professor"), ("b", "Mariko Ishida", "Assistant Professor")],
+            [("c", "Lin Wei", "PhD Student"), ("d", "Hana Aoki", "Master's Student")],
+            [("e", "Kenji Ogawa", "Postdoctoral Fellow")]]
+    html = "<h2>Members</h2><table>{}</table>".format(
+        "".join("<tr>" + "".join(cell.format(*person) for person in row) + "<td></td></tr>" for row in rows)
+    )
+    assert [m.name for m in _of(Member, _read(html))] == [
+        "Yuki Sato", "Mariko Ishida", "Lin Wei", "Hana Aoki", "Kenji Ogawa"
+    ]
+
+
 def test_a_degree_after_a_card_s_name_is_not_the_role() -> None:
     html = """<h2>People</h2><div class="row">
     <div class="card"><img src="a.jpg"><h5 class="card-title">Mei-Lin Zhou, PhD</h5><p>Postdoctoral Researcher</p></div>

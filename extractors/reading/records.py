@@ -29,13 +29,15 @@ __all__ = ["Group", "find_groups", "signature"]
 _ITEM_TAGS = frozenset({"li", "tr", "dd", "dt-dd"})
 #: Elements whose children are never one record each (their children are).
 _WRAPPERS = frozenset({"ul", "ol", "table", "tbody", "thead", "tfoot", "dl", "menu"})
-#: Table cells are fields of their row, never entries of their own.
+#: Table cells are fields of their row, never entries of their own (but for a grid of photo cards).
 _CELLS = frozenset({"td", "th"})
 #: Share of a block's text held by the records inside it above which it is a container.
 CONTAINER_COVER = 0.6
 #: Characters an element needs to be an entry.
 _MIN_SIZE = 4
 _DIGITS = re.compile(r"\d+")
+#: The most characters a photo card's caption holds (a name, a role, a year, an e-mail address).
+_CAPTION_SIZE = 200
 
 
 @dataclass(slots=True, eq=False)
@@ -138,10 +140,14 @@ def _groups_of(
     for group in by_shape.values():
         if _parts_of_a_card(box, group, repeated):
             continue
+        if group.members[0].tag in _CELLS:
+            if _cells_are_cards(box):
+                groups.append(group)
+            continue
         single_item = group.members[0].tag in _ITEM_TAGS and box.tag in _WRAPPERS | {"body", "div"}
         if len(group.members) < 2 and not single_item and not _lone_card(box, group, repeated):
             continue
-        if group.members[0].tag in _WRAPPERS or group.members[0].tag in _CELLS:
+        if group.members[0].tag in _WRAPPERS:
             continue
         records = [m for m in group.members if not _is_container(m, covered)]
         if len(records) * 2 < len(group.members):
@@ -156,6 +162,33 @@ def _groups_of(
         if records:
             groups.append(group)
     return groups
+
+
+def _cells_are_cards(row: Box) -> bool:
+    """A table row laid out as a grid of person cards: two or more cells, each a photo with its
+    caption (a name, a role), so each cell is a record, not a field of the row. The last row of
+    such a grid may hold one card."""
+    cards = _card_cells(row)
+    if cards >= 2:
+        return True
+    if cards == 1 and row.parent is not None:
+        rows = [r for r in row.parent.boxes() if r.tag == "tr"]
+        index = next(i for i, r in enumerate(rows) if r is row)
+        return index > 0 and _card_cells(rows[index - 1]) >= 2
+    return False
+
+
+def _card_cells(row: Box) -> int:
+    """How many cells of a row are photo cards; 0 when a cell with words has no photo."""
+    if row.tag != "tr":
+        return 0
+    cells = [cell for cell in row.boxes() if cell.tag in _CELLS and cell.size >= _MIN_SIZE]
+    # A card's caption is a few lines; a cell with a paragraph beside a teaser image is not one.
+    return len(cells) if all(_has_photo(cell) and cell.size <= _CAPTION_SIZE for cell in cells) else 0
+
+
+def _has_photo(box: Box) -> bool:
+    return any(span.kind == "image" for line in box.lines() for span in line.spans)
 
 
 def _parts_of_a_card(box: Box, group: Group, repeated: dict[tuple[str, str], int]) -> bool:
