@@ -352,6 +352,25 @@ def test_award_lines(line: str, award: Award) -> None:
     assert parse_award_line(line) == award
 
 
+def test_awards_in_one_cell_a_line_each_and_not_the_menu_or_footer_of_a_page_titled_awards() -> None:
+    pages = ("home", "research", "members", "publications", "awards", "access")
+    menu = "".join(f'<tr><td><a href="{p}.htm"><b>&gt; {p.title()}</b></a></td></tr>' for p in pages)
+    html = f"""<html><head><title>Tanabe Lab - Awards</title></head><body><table>
+    <tr><td colspan="2"><img src="header.jpg" alt="Laboratory of Synaptic Plasticity"></td></tr>
+    <tr><td><table>{menu}</table></td>
+    <td><table><tr><td><b>Awards</b></td></tr></table>
+    <table><tr><td>2025.2: Young Investigator Award, Neuroscience Society (Yuki Sato)<br>
+      2024.9: Best Poster Award, Annual Meeting of the Society (Kenji Ogawa)<br>
+      2024.3: Research Excellence Prize (Yuki Sato)</td></tr></table></td></tr>
+    <tr><td colspan="2">Laboratory of Synaptic Plasticity, Kitamura University<br>
+      Copyright (C) 2006-2025 Tanabe Lab. All Rights Reserved.</td></tr></table></body></html>"""
+    assert [(a.title, a.year) for a in _of(Award, _read(html))] == [
+        ("Young Investigator Award", 2025),
+        ("Best Poster Award", 2024),
+        ("Research Excellence Prize (Yuki Sato)", 2024),
+    ]
+
+
 # ------------------------------------------------------------------ sections and routing
 
 @pytest.mark.parametrize(

@@ -287,7 +287,10 @@ def _reads_each(singles: list[Entry], kind: str, context: Context) -> bool:
 
 
 def _text_lines(box: Box) -> list[Line]:
-    """The lines of a block made of lines of text only (no blocks inside); [] otherwise."""
+    """The lines of a block made of lines of text only (no blocks inside, or a single one such
+    as a row's only cell); [] otherwise."""
+    while len(box.children) == 1 and type(box.children[0]) is Box:
+        box = box.children[0]
     if any(type(child) is not Line for child in box.children):
         return []
     return [child for child in box.children if child.text]  # type: ignore[union-attr]
@@ -383,7 +386,8 @@ def _context(section: Section) -> Context:
                 if not group and not is_year_heading(heading):
                     group = heading
                 kind = found
-                loose = found is not None and is_loose_news_heading(heading)
+                # The page's title names what the page lists less surely than a heading on it does.
+                loose = found is not None and (is_loose_news_heading(heading) or current.parent is None)
         current = current.parent
     return Context(section.path, kind, group, date, alumni, loose)
 

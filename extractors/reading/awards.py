@@ -32,19 +32,27 @@ _COMMA = re.compile(r",\s+")
 #: A few capitalised words after a dash, naming who gave an award ("– CVPR 2023"), not a reason.
 _GIVER = re.compile(r"^(?!For\b)[A-Z][\w&.'-]*(?:\s+(?:[A-Z0-9][\w&.'-]*|of|the|and|for|on|in)){0,6}\.?$")
 _YEAR_WORD = re.compile(r"\b(?:19|20)\d\d\b")
+_COPYRIGHT = re.compile(r"copyright|©|all rights reserved", re.I)
+_ONLY_HEADING_WORDS = re.compile(
+    r"(?:(?:awards?|honou?rs?|prizes?|fellowships?|grants?|distinctions?|recognitions?)(?:\s*(?:&|and|,)\s*)?)+",
+    re.I,
+)
 
 
 def read_award(entry: Entry, context: Context) -> Reading | None:
     lines = [line for line in entry.lines if not is_noise(line)]
-    if not lines:
-        return None
-    line = " ".join(entry.cells) if entry.cells else lines[0]
+    if not lines or any(_COPYRIGHT.search(line) for line in entry.lines):
+        return None  # nothing but furniture, or a page's footer (its address, its copyright)
+    line = " ".join(cell for cell in entry.cells if not is_noise(cell)) if entry.cells else lines[0]
     award = parse_award_line(line, [s.text for s in entry.links])
-    if award is None:
-        return None
+    if award is None or _ONLY_HEADING_WORDS.fullmatch(award.title):
+        return None  # "Awards", "Honors & Awards": a heading or a menu link, not an award
     if award.year is None and context.date:
         award = Award(title=award.title, organization=award.organization, year=parse_year(context.date))
-    score = 0.3 + (0.35 if AWARD_WORDS.search(line) else 0.0) + (0.2 if award.year else 0.0)
+    named = AWARD_WORDS.search(line) is not None
+    if context.loose and not named and award.year is None:
+        return None
+    score = 0.3 + (0.35 if named else 0.0) + (0.2 if award.year else 0.0)
     if is_prose(line, 25):
         score -= 0.3
     return Reading.of(award, score)

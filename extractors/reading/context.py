@@ -26,8 +26,9 @@ class Context:
     date: str | None = None
     #: Whether a heading above the entry names former members ("Alumni", "Past members").
     alumni: bool = False
-    #: Whether the kind was announced only loosely ("Highlights" for news): an entry must show
-    #: the kind's own mark (a news item its date).
+    #: Whether the kind was announced only loosely ("Highlights" for news, or only by the page's
+    #: title): an entry must show the kind's own mark (a news item its date, an award its word
+    #: or year).
     loose: bool = False
     #: Whether the nearest heading names things that are not reported ("Teaching", "Talks").
     unlisted: bool = False
