@@ -425,6 +425,22 @@ def test_widget_sidebars_and_footers_written_as_divs_are_not_read() -> None:
     ]
 
 
+def test_blog_posts_read_without_their_bylines_though_a_title_names_a_kind() -> None:
+    post = """<div class="post"><h2 class="entry-title"><a href="/{0}">{1}</a></h2>
+    <div class="entry-meta">Posted on <span class="entry-date">{2}</span> by <a href="/a/rc">R. Castellanos</a></div>
+    <div class="entry-content"><p>{3}</p></div>
+    <div class="entry-utility">Posted in <a href="/c/news">News</a> | <a href="/{0}#r">Leave a comment</a></div>
+    </div>"""
+    html = "<h1>News</h1>" + post.format("kenji", "Kenji Mori joins the Speech Institute", "January 9, 2023",
+                                         "Best of luck, Kenji!") + post.format(
+        "icassp", "Three papers at ICASSP 2023", "February 20, 2023", "See you in Rhodes.")
+    assert [(n.date, n.text) for n in _of(NewsItem, _read(html))] == [
+        ("2023-01-09", "Kenji Mori joins the Speech Institute Best of luck, Kenji!"),
+        ("2023-02-20", "Three papers at ICASSP 2023 See you in Rhodes."),
+    ]
+    assert not _of(Paper, _read(html))
+
+
 def test_a_layout_table_around_the_whole_page_is_not_one_record() -> None:
     html = """<html><body><table><tr><td>
     <h2>News</h2><p>[Mar 2026] We launched the buoy array.<br>[Jan 2026] New student joined.</p>

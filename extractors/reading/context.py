@@ -66,9 +66,17 @@ _NOISE = re.compile(
 _FIRST_PERSON = re.compile(r"\b(?:I|we|my|our|me|us)\b")
 
 
+#: A blog's lines about a post rather than in it: "Posted in News | Leave a comment".
+_POST_META = re.compile(
+    r"^(?:posted (?:in|by|on)\b|filed under\b|tagged\b|categories:|leave a (?:comment|reply)|\d+ comments?$"
+    r"|no comments$)",
+    re.I,
+)
+
+
 def is_noise(line: str) -> bool:
-    """Page furniture: update stamps, counters, copyright, credits."""
-    return len(line) < 200 and _NOISE.search(line) is not None
+    """Page furniture: update stamps, counters, copyright, credits, a blog post's byline."""
+    return len(line) < 200 and (_NOISE.search(line) is not None or _POST_META.match(line.strip()) is not None)
 
 
 def is_prose(text: str, words: int = 30) -> bool:

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from extractors.reading.dates import leading_date
 from extractors.reading.tree import Box, Line
-from extractors.reading.vocabulary import heading_kind
+from extractors.reading.vocabulary import heading_kind, is_year_heading
 
 __all__ = ["Group", "find_groups", "signature"]
 
@@ -132,8 +133,13 @@ def _groups_of(
     box: Box, covered: dict[int, int], repeated: dict[tuple[str, str], int], sections: dict[int, int]
 ) -> list[Group]:
     by_shape: dict[str, Group] = {}
-    for child in _entries_of(box):
-        if sections.get(id(child), 0) >= (1 if child.tag in _PART_TAGS or box.tag in ("body",) else 2):
+    entries = _entries_of(box)
+    shapes = Counter(signature(child) for child in entries)
+    for child in entries:
+        own = sections.get(id(child), 0)
+        if own >= (1 if child.tag in _PART_TAGS or box.tag in ("body",) else 2) and not (
+            own == 1 and shapes[signature(child)] >= 2 and _headed_by_title(child)
+        ):
             continue  # a block with sections of its own is a part of the page, not an entry
         by_shape.setdefault(signature(child), Group(box, signature(child))).members.append(child)
     groups = []
@@ -162,6 +168,17 @@ def _groups_of(
         if records:
             groups.append(group)
     return groups
+
+
+def _headed_by_title(box: Box) -> bool:
+    """A block that opens with its heading, one of a run of such blocks: a post titled "Three
+    papers at ICASSP" among other posts is a post, though its title names a kind."""
+    first = next((child for child in box.children if type(child) is Box), None)
+    if first is None or not first.level or first is not box.children[0]:
+        return False
+    # A title says more than a section's name does ("Publications", "PhD Students", "News 2024").
+    words = first.text.split()
+    return len(words) >= 4 and not is_year_heading(first.text)
 
 
 def _cells_are_cards(row: Box) -> bool:
