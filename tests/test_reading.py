@@ -425,6 +425,14 @@ def test_widget_sidebars_and_footers_written_as_divs_are_not_read() -> None:
     ]
 
 
+def test_a_generator_s_menu_column_is_not_the_owner_s_position() -> None:
+    html = """<table><tr><td id="layout-menu"><div class="menu-category">Jane Roe</div>
+    <div class="menu-item"><a href="index.html">Home</a></div><div class="menu-category">Links</div>
+    <div class="menu-item"><a href="https://scholar.example.org/">Google&nbsp;Scholar</a></div></td>
+    <td id="layout-content"><h1>Teaching</h1><ul><li>CS 4820: Algorithms (Fall 2025)</li></ul></td></tr></table>"""
+    assert _read(html) == []
+
+
 def test_blog_posts_read_without_their_bylines_though_a_title_names_a_kind() -> None:
     post = """<div class="post"><h2 class="entry-title"><a href="/{0}">{1}</a></h2>
     <div class="entry-meta">Posted on <span class="entry-date">{2}</span> by <a href="/a/rc">R. Castellanos</a></div>

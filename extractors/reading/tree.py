@@ -153,7 +153,10 @@ _HIDDEN = frozenset({"hidden", "d-none", "sr-only", "visually-hidden", "screen-r
 #: Page furniture written as ``div``s rather than ``nav``/``footer``: landmark roles, and the
 #: names themes give their footers and widget sidebars (archives, tag clouds, recent posts).
 _FURNITURE_ROLES = frozenset({"navigation", "contentinfo", "search"})
-_FURNITURE = frozenset({"footer", "site-footer", "page-footer", "widget-area", "navbar", "breadcrumb", "breadcrumbs"})
+_FURNITURE = frozenset({
+    "footer", "site-footer", "page-footer", "widget-area", "navbar", "breadcrumb", "breadcrumbs", "nav", "navigation",
+    "site-nav", "topnav", "sidenav", "menu", "menu-item", "menu-category", "layout-menu",
+})
 
 
 def field_of(hint: str) -> str:
