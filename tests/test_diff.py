@@ -647,3 +647,16 @@ def test_a_member_renamed_with_an_initial_is_one_person() -> None:
     # Another given name with the same surname is another person.
     result = run(before, [*lab, Member(name="Rui Pu", role="PhD student")])
     assert sorted(c.change for c in result.changes) == ["added", "removed"]
+
+
+def test_a_bare_working_paper_retitled_is_one_modified_paper_but_two_are_not_guessed_between() -> None:
+    drafts = [Paper(title="Regulatory Enforcement Markets", venue="Revise and Resubmit"),
+              Paper(title="Cooperation between Parties")]
+    before = [*papers(4), *drafts, Paper(title="Private Sector Politicians")]
+    after = [*papers(4), Paper(title="Side Hustles: How Politicians' Outside Jobs Shape Democracies"), *drafts]
+    change = only(run(before, after))
+    assert (change.change, change.before["title"]) == ("modified", "Private Sector Politicians")
+    # Two bare drafts gone and two new: which became which is a guess, so none is made.
+    two_before = [*before, Paper(title="Lobbying Politicians Abroad")]
+    two_after = [*after, Paper(title="Politicians and Their Second Jobs")]
+    assert sorted(c.change for c in run(two_before, two_after).changes) == ["added", "added", "removed", "removed"]

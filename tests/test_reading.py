@@ -535,6 +535,16 @@ def test_a_section_per_person_gives_the_role_its_biography_states() -> None:
     ]
 
 
+def test_a_status_written_where_authors_stand_is_not_an_author_list() -> None:
+    html = """<h2>Work in Progress</h2><ul>
+    <li><strong>The Political Marketplace of Enforcement</strong><br>Revise and Resubmit. With Ana Lima.</li>
+    <li><strong>Cooperation between Parties</strong><br>Under Review.</li></ul>"""
+    assert [(p.title, p.authors, p.venue) for p in _of(Paper, _read(html))] == [
+        ("The Political Marketplace of Enforcement", (), "Revise and Resubmit"),
+        ("Cooperation between Parties", (), "Under Review"),
+    ]
+
+
 def test_teaching_talks_and_references_are_not_read_as_items() -> None:
     html = """<h1>Jane Roe</h1><p>I am an Assistant Professor of Economics at Westbrook University.</p>
     <h2>Publications</h2><ul><li>Jane Roe. <b>Trade Credit Chains and Firm Exit</b>. Journal of Finance, 2023.</li></ul>

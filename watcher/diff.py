@@ -359,7 +359,31 @@ def _match(old: list[_Entry], new: list[_Entry]) -> tuple[list[tuple[_Entry, _En
         paired_new = {id(news[j]) for _, j in fuzzy}
         lost = [e for e in lost if id(e) not in paired_old]
         found = [e for e in found if id(e) not in paired_new]
-    return _pair_moved_position(pairs, lost, found)
+    return _pair_moved_position(*_reworded_bare(pairs, lost, found))
+
+
+def _reworded_bare(
+    pairs: list[tuple[_Entry, _Entry]], lost: list[_Entry], found: list[_Entry]
+) -> tuple[list[tuple[_Entry, _Entry]], list[_Entry], list[_Entry]]:
+    """The one bare working paper (a title and nothing to identify it by) that vanished, and the
+    one bare paper that appeared, sharing a title word: the draft was retitled ("Private Sector
+    Politicians" -> "Side Hustles: How Politicians' Outside Jobs …"), not dropped for another."""
+    gone = [e for e in lost if _bare_paper(e)]
+    came = [e for e in found if _bare_paper(e)]
+    if len(gone) != 1 or len(came) != 1 or not _shares_a_title_word(gone[0], came[0]):
+        return pairs, lost, found
+    before, after = gone[0], came[0]
+    return [*pairs, (before, after)], [e for e in lost if e is not before], [e for e in found if e is not after]
+
+
+def _bare_paper(entry: _Entry) -> bool:
+    fields = entry.fields
+    return entry.kind == "paper" and not any(fields.get(k) for k in ("authors", "doi", "arxiv", "url"))
+
+
+def _shares_a_title_word(before: _Entry, after: _Entry) -> bool:
+    words = [title_stems(str(e.fields.get("title") or "")) for e in (before, after)]
+    return bool(words[0] & words[1])
 
 
 def _unlike_papers(before: _Entry, after: _Entry) -> bool:

@@ -75,6 +75,9 @@ NOT_NAME_WORDS = frozenset(
         "planet", "planets", "spectral", "magnetic", "thermal", "optical", "electron", "surface", "fluid", "flow",
         "flows", "transport", "mixing", "waves", "turbulence", "access", "impact",
         "impacts", "role", "study", "studies", "survey", "trial", "experiment", "experiments",
+        # Where a paper stands, written where authors stand: "Revise and Resubmit", "Under Review".
+        "revise", "resubmit", "resubmitted", "revised", "revision", "revisions", "submitted", "accepted",
+        "forthcoming", "manuscript", "draft", "progress", "conditionally", "stages",
     }
 )
 _HONORIFICS = re.compile(r"^(?:dr|prof|professor|mr|ms|mrs|miss|mx|sir|dame)\.?\s+", re.I)

@@ -377,6 +377,7 @@ def _venue(entry: Entry, lines: Sequence[str], title: str, rest: str, authors: t
                 or is_venue(bare)
                 or (parse_year(bare) and len(bare.split()) <= 10)
                 or _named_with_status(bare, own_status)
+                or (own_status is not None and own_status.start() == 0)  # "Revise and Resubmit."
                 or (status and _journal_name(bare.split()))  # "Blood. Accepted in principle."
                 or (_YEAR_FIRST.match(following) and _journal_name(bare.split(), most=6))  # "Blood. 2021;137:1"
             ):
