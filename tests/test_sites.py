@@ -131,6 +131,7 @@ def test_a_new_paper_on_two_pages_is_told_once_and_one_long_on_the_site_not_at_a
         ("https://uni.example.edu/~paul/", None, "uni.example.edu/~paul"),
         ("https://uni.example.edu/people/", "Reef Lab", "label:Reef Lab"),
         ("github:ruth/site", None, "github:ruth/site"),
+        ("http://127.0.0.1:8041/papers.html", None, "127.0.0.1:8041"),
     ],
 )
 def test_which_sources_make_one_site(url: str, label: str | None, site: str) -> None:

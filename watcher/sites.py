@@ -17,7 +17,7 @@ Notifications not yet sent follow: the dropped changes leave their pending deliv
 delivery left with nothing to say is dropped too.
 
 A site is the sources of one person or lab (a source's label), else the pages of one web host
-(one user directory of it, for ``/~user/`` pages).
+(one user directory of it, for ``/~user/`` pages); another port is another server.
 """
 
 from __future__ import annotations
@@ -45,7 +45,8 @@ def site_of(url: str, label: str | None = None) -> str:
     if parts.scheme not in ("http", "https"):
         return url
     first = parts.path.strip("/").split("/", 1)[0]
-    return f"{parts.hostname}/{first}" if first.startswith("~") else (parts.hostname or url)
+    host = f"{parts.hostname}:{parts.port}" if parts.port else parts.hostname
+    return f"{host}/{first}" if first.startswith("~") else (host or url)
 
 
 def reconcile_moves(session: Session, source_ids: Sequence[int], since: datetime) -> int:
