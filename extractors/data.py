@@ -653,6 +653,8 @@ class DataReading:
     records: list[Record] = field(default_factory=list)
     lists: list[ListReport] = field(default_factory=list)
     truncated: list[str] = field(default_factory=list)
+    #: Role codes and the words a theme shows for them ({"phd": "PhD Student"}), from a file of labels.
+    role_labels: dict[str, str] = field(default_factory=dict)
 
 
 class _Walker:
@@ -910,8 +912,42 @@ def read_data_files(files: Mapping[str, str]) -> DataReading:
                 total.lists.append(ListReport(where=f"{path}:{where}", made_of="a person's profile", entries=1,
                                               kind="role", why="a person's name beside a position", records=1))
                 break
-    total.records = first_per_key(total.records)
+    for _path, data in parsed:
+        total.role_labels.update(code_labels(data))
+    total.records = first_per_key(with_role_labels(total.records, total.role_labels))
     return total
+
+
+_LABEL_KEYS = ("description", "label", "name", "title")
+_CODE = re.compile(r"[a-z][a-z0-9_-]{0,30}")
+
+
+def code_labels(data: Any) -> dict[str, str]:
+    """A theme's labels for its codes: a mapping of three or more short codes each to an object
+    naming it (``phd: {icon: …, description: PhD Student}``)."""
+    if not isinstance(data, Mapping) or len(data) < 3:
+        return {}
+    labels: dict[str, str] = {}
+    for code, value in data.items():
+        if not isinstance(code, str) or not _CODE.fullmatch(code) or not isinstance(value, Mapping):
+            return {}
+        label = next((v for k in _LABEL_KEYS if isinstance(v := value.get(k), str) and v.strip()), None)
+        if label is not None:
+            labels[code] = clean_text(label)
+    return labels if len(labels) >= 3 else {}
+
+
+def with_role_labels(records: list[Record], labels: Mapping[str, str]) -> list[Record]:
+    """Members whose role is a theme's code ("phd", "Alumni (phd; X)") with the code's label instead."""
+    if not labels:
+        return records
+    codes = "|".join(re.escape(code) for code in sorted(labels, key=len, reverse=True))
+    pattern = re.compile(rf"(?<![\w-])({codes})(?![\w-])")
+    return [
+        Member(name=r.name, role=pattern.sub(lambda m: labels[m.group(1)], r.role), url=r.url)
+        if isinstance(r, Member) and r.role else r
+        for r in records
+    ]
 
 
 #: Keys under which a site keeps its owner's profile ({"profile": {"name": ..., "position": ...}}).

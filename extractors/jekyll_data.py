@@ -38,7 +38,7 @@ from typing import Any
 import frontmatter
 
 from extractors.base import Case, Extractor, with_shared_reading
-from extractors.data import DataReading, bundle_kinds, first_per_key, read_data, read_data_files
+from extractors.data import DataReading, bundle_kinds, first_per_key, read_data, read_data_files, with_role_labels
 from extractors.markdown import front_matter_text, markdown_to_text, without_liquid
 from extractors.reading import ListReport
 from watcher.records import Document, Member, NewsItem, Record
@@ -134,7 +134,7 @@ class JekyllDataExtractor(Extractor):
         if not doc.is_bundle:
             return [], DataReading()
         reading = read_data_files(doc.files)
-        reading.records.extend(collection_records(doc.files))
+        reading.records.extend(with_role_labels(collection_records(doc.files), reading.role_labels))
         news = [
             item
             for path in sorted(doc.files)

@@ -159,6 +159,22 @@ def test_where_an_alumnus_went_is_read_from_a_free_field_that_says_now() -> None
     ]
 
 
+def test_role_codes_read_as_the_words_the_theme_s_labels_file_gives_them() -> None:
+    files = {
+        "_data/types.yaml": "principal-investigator:\n  icon: fa-microscope\n  description: Principal Investigator\n"
+        "phd:\n  icon: fa-cap\n  description: PhD Student\npostdoc:\n  description: Postdoctoral Researcher\n"
+        "github:\n  icon: fa-github\n",
+        "_data/team.yaml": "- name: Ngozi Okafor\n  role: principal-investigator\n- name: Ana Petrova\n  role: phd\n"
+        "  group: alum\n- name: Theo Park\n  role: postdoc\n",
+    }
+    members = [r for r in read_data_files(files).records if isinstance(r, Member)]
+    assert members == [
+        Member(name="Ngozi Okafor", role="Principal Investigator"),
+        Member(name="Ana Petrova", role="Alumni (PhD Student)"),
+        Member(name="Theo Park", role="Postdoctoral Researcher"),
+    ]
+
+
 def test_an_owner_profile_gives_the_position_held_when_no_list_of_positions_does() -> None:
     profile = {"name": "Mira Okafor", "position": "PhD Candidate", "affiliation": "Lakeshore University",
                "email": "mira@example.edu", "bio": "I study snowmelt and alpine streams."}
