@@ -433,6 +433,18 @@ def test_a_generator_s_menu_column_is_not_the_owner_s_position() -> None:
     assert _read(html) == []
 
 
+def test_a_post_s_category_chips_are_not_its_text() -> None:
+    post = """<div class="quarto-post"><h3 class="listing-title"><a href="{0}.html">{1}</a></h3>
+    <div class="listing-categories"><div class="listing-category">people</div></div>
+    <div class="listing-date">{2}</div></div>"""
+    html = "<h1>News</h1>" + post.format("n1", "Congratulations Dr. Ana Lima!", "2025-06-05") + post.format(
+        "n2", "Leilani wins the student poster prize", "2025-05-20")
+    assert [(n.date, n.text) for n in _of(NewsItem, _read(html))] == [
+        ("2025-06-05", "Congratulations Dr. Ana Lima!"),
+        ("2025-05-20", "Leilani wins the student poster prize"),
+    ]
+
+
 def test_blog_posts_read_without_their_bylines_though_a_title_names_a_kind() -> None:
     post = """<div class="post"><h2 class="entry-title"><a href="/{0}">{1}</a></h2>
     <div class="entry-meta">Posted on <span class="entry-date">{2}</span> by <a href="/a/rc">R. Castellanos</a></div>

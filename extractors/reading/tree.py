@@ -151,11 +151,13 @@ _HINT_SPLIT = re.compile(r"[\s_\-:]+")
 #: Class words of text a reader never sees (screen-reader labels, hidden toggles).
 _HIDDEN = frozenset({"hidden", "d-none", "sr-only", "visually-hidden", "screen-reader-text", "hide"})
 #: Page furniture written as ``div``s rather than ``nav``/``footer``: landmark roles, and the
-#: names themes give their footers and widget sidebars (archives, tag clouds, recent posts).
+#: names themes give their footers, menus, widget sidebars and tag chips.
 _FURNITURE_ROLES = frozenset({"navigation", "contentinfo", "search"})
 _FURNITURE = frozenset({
     "footer", "site-footer", "page-footer", "widget-area", "navbar", "breadcrumb", "breadcrumbs", "nav", "navigation",
     "site-nav", "topnav", "sidenav", "menu", "menu-item", "menu-category", "layout-menu",
+    # A post's category and tag chips: what the post is filed under, not what it says.
+    "categories", "listing-categories", "tags", "post-tags", "tag-list",
 })
 
 
