@@ -352,6 +352,12 @@ def test_award_lines(line: str, award: Award) -> None:
     assert parse_award_line(line) == award
 
 
+def test_thanks_for_funding_is_not_an_award() -> None:
+    html = """<h2>Funding</h2><p>We gratefully acknowledge support from the Sea Science Foundation.</p>
+    <ul><li>Early Career Award, Sea Science Foundation, 2024</li><li>Tide Research Fellowship, 2023</li></ul>"""
+    assert [a.title for a in _of(Award, _read(html))] == ["Early Career Award", "Tide Research Fellowship"]
+
+
 def test_awards_in_one_cell_a_line_each_and_not_the_menu_or_footer_of_a_page_titled_awards() -> None:
     pages = ("home", "research", "members", "publications", "awards", "access")
     menu = "".join(f'<tr><td><a href="{p}.htm"><b>&gt; {p.title()}</b></a></td></tr>' for p in pages)

@@ -32,6 +32,11 @@ _COMMA = re.compile(r",\s+")
 #: A few capitalised words after a dash, naming who gave an award ("– CVPR 2023"), not a reason.
 _GIVER = re.compile(r"^(?!For\b)[A-Z][\w&.'-]*(?:\s+(?:[A-Z0-9][\w&.'-]*|of|the|and|for|on|in)){0,6}\.?$")
 _YEAR_WORD = re.compile(r"\b(?:19|20)\d\d\b")
+_THANKS = re.compile(
+    r"\b(?:we|our|this work|this research|the lab)\b.{0,80}\b(?:acknowledge|grateful|thank|thanks|supported by"
+    r"|funded by|support from)\b",
+    re.I,
+)
 _COPYRIGHT = re.compile(r"copyright|©|all rights reserved", re.I)
 _ONLY_HEADING_WORDS = re.compile(
     r"(?:(?:awards?|honou?rs?|prizes?|fellowships?|grants?|distinctions?|recognitions?)(?:\s*(?:&|and|,)\s*)?)+",
@@ -44,6 +49,8 @@ def read_award(entry: Entry, context: Context) -> Reading | None:
     if not lines or any(_COPYRIGHT.search(line) for line in entry.lines):
         return None  # nothing but furniture, or a page's footer (its address, its copyright)
     line = " ".join(cell for cell in entry.cells if not is_noise(cell)) if entry.cells else lines[0]
+    if _THANKS.search(line):
+        return None  # "We gratefully acknowledge support from …": thanks, not an honour
     award = parse_award_line(line, [s.text for s in entry.links])
     if award is None or _ONLY_HEADING_WORDS.fullmatch(award.title):
         return None  # "Awards", "Honors & Awards": a heading or a menu link, not an award
