@@ -405,3 +405,14 @@ def test_a_paper_s_status_field_stays_with_its_venue_so_publication_is_a_modifie
     assert [(c.change, c.after["venue"] if c.after else None) for c in result.changes] == [
         ("modified", "Coastal Dynamics")
     ]
+
+
+def test_a_status_with_the_journal_it_stands_at_is_the_venue_and_its_change_is_told() -> None:
+    def venue(status: str) -> list[Paper]:
+        return _records([{"title": "Algorithmic Matching at Work", "authors": "E. Varga", "status": status}],
+                        "publications")
+
+    before, after = venue("under review"), venue("revise and resubmit at American Sociological Review")
+    assert after[0].venue == "revise and resubmit at American Sociological Review"
+    result = diff_items([StoredItem(kind=r.kind, key=r.key, fields=record_fields(r)) for r in before], after)
+    assert [c.change for c in result.changes] == ["modified"]

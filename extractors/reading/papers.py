@@ -392,8 +392,24 @@ _YEAR_FIRST = re.compile(r"^(?:19|20)\d\d(?:$|[;:(\s])")
 
 
 def publication_status(text: str | None) -> str | None:
-    """The status a short text is, when it is only one: "In press", "(accepted)", "Submitted."."""
-    return text.strip(" .,;:()") if text and len(text) <= 60 and _TRAILING_STATUS.match(text.strip()) else None
+    """The status a short text is, when it is only one ("In press", "(accepted)", "Submitted."),
+    or a status with the journal it stands at ("Revise and resubmit at American Sociological Review")."""
+    if not text:
+        return None
+    text = text.strip()
+    if len(text) <= 60 and _TRAILING_STATUS.match(text):
+        return text.strip(" .,;:()")
+    if len(text) <= 160 and (at := _STATUS_AT.match(text)) and at.group("journal")[:1].isupper():
+        return text.strip(" .,;:()")
+    return None
+
+
+#: A status, then the journal it stands at: "Under review at X", "Submitted to X", "R&R at X".
+_STATUS_AT = re.compile(
+    r"(?:(?:conditionally )?accepted|forthcoming|under (?:review|revision|submission)|submitted|resubmitted"
+    r"|revise and resubmit|r&r|in press|to appear)\s+(?:at|in|to|for|with)\s+(?P<journal>\S.*)",
+    re.I,
+)
 
 
 #: A label before a date: "Published: April 02, 2025", "Date: 2024-05-01".
