@@ -3,8 +3,8 @@
 Claims (by content, never by site name):
 
 - a ``github:`` bundle with al-folio's files: ``_bibliography/*.bib``, ``_news/*.md``,
-  or a ``_config.yml`` with the theme's keys (``scholar:``/``jekyll-scholar``,
-  ``news_scrollable``, ``al-folio``);
+  or a ``_config.yml`` with the theme's keys (``news_scrollable``, ``news_limit``,
+  ``enable_darkmode``, ``al-folio``);
 - a single al-folio page source: markdown whose front matter has the about layout's
   keys (``selected_papers``, ``news``, ``profile``);
 - a rendered al-folio page: at least two of ``ol.bibliography``, the ``news`` table,
@@ -55,9 +55,8 @@ _RESUME_PATH = re.compile(r"^assets/json/resume\.json$")
 _PEOPLE_PATH = re.compile(r"^_people/(?:(?P<dir>.+)/)?[^/]+\.md$")
 _PAGE_PATH = re.compile(r"^_pages/(?P<stem>[^/]+)\.(?:md|markdown|html)$")
 _HOME_STEMS = ("about", "home", "index")
-_CONFIG_MARKERS = re.compile(
-    r"^\s*(?:scholar:|news_scrollable:|news_limit:|enable_darkmode:)|al-folio|jekyll-scholar", re.M
-)
+#: The theme's own keys; ``scholar:`` / jekyll-scholar alone is a plugin many other sites use.
+_CONFIG_MARKERS = re.compile(r"^\s*(?:news_scrollable:|news_limit:|enable_darkmode:)|al-folio", re.M)
 _ABOUT_KEYS = frozenset({"selected_papers", "news", "profile", "social", "latest_posts"})
 #: Rendered-page markers, each a set of literal strings (any one marks); the name is matched case-insensitively.
 _HTML_MARKERS: tuple[tuple[str, ...], ...] = (

@@ -121,7 +121,13 @@ class JekyllDataExtractor(Extractor):
         if not doc.is_bundle or not _is_jekyll(doc.files):
             return None
         found = bundle_kinds(doc.files)
-        return f"Jekyll data files with {', '.join(sorted(found))}" if found else None
+        if found:
+            return f"Jekyll data files with {', '.join(sorted(found))}"
+        # No content data file: a site whose people and news are collections and posts.
+        collections = sorted({m["name"] for p in doc.files if (m := _COLLECTION_PATH.match(p))})
+        if collections or any(_POST_PATH.match(p) for p in doc.files):
+            return f"Jekyll collections ({', '.join(['posts', *collections])})"
+        return None
 
     def parse(self, doc: Document) -> list[Record]:
         return self._read(doc)[0]
@@ -180,7 +186,7 @@ def _page_match(path: str) -> re.Match[str] | None:
 
 
 def _is_jekyll(files: Mapping[str, str]) -> bool:
-    return any(path.startswith(("_data/", "_posts/")) for path in files)
+    return "_config.yml" in files or any(path.startswith(("_data/", "_posts/")) for path in files)
 
 
 def collection_records(files: Mapping[str, str], name_of: Callable[[str], str | None] | None = None) -> list[Record]:
@@ -214,5 +220,11 @@ CASES: Sequence[Case] = (
         fixture="jekyll_data/html_pages",
         url="github:tern-lab/tern-lab.github.io",
         notes="people in _data; news and papers hand-written in HTML pages with front matter and Liquid",
+    ),
+    Case(
+        fixture="jekyll_data/scholar_team",
+        url="github:reach-lab/reach-lab.github.io",
+        notes="no content data file: a _team collection (alumni with where they went), _posts news and a "
+        "jekyll-scholar bibliography outside _bibliography/; the plugin alone does not make it al-folio",
     ),
 )

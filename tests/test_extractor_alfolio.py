@@ -71,7 +71,10 @@ def test_awards_section_items_and_nothing_else() -> None:
 def test_detection_of_sources_pages_and_rendered_html() -> None:
     extractor = AlfolioExtractor()
     assert extractor.detect(Document(url="github:o/r", files={"_news/a.md": "---\n---\nhi"}))
-    assert extractor.detect(Document(url="github:o/r", files={"_config.yml": "scholar:\n  style: apa\n"}))
+    config = "news_limit: 5\nscholar:\n  style: apa\n"
+    assert extractor.detect(Document(url="github:o/r", files={"_config.yml": config}))
+    # jekyll-scholar is a plugin many other Jekyll sites use: alone it is not the theme.
+    assert extractor.detect(Document(url="github:o/r", files={"_config.yml": "scholar:\n  style: apa\n"})) is None
     assert extractor.detect(Document(url="github:o/r", files={"_pages/about.md": "---\nlayout: single\n---"})) is None
     about = "---\nlayout: about\nnews: true\nselected_papers: true\n---\nHello"
     assert extractor.detect(Document(url="file:///x.md", text=about, content_type="text/markdown"))
