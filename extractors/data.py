@@ -1006,6 +1006,17 @@ def _page_path(doc: Document) -> str:
     return name if _DATA_FILE.search(name) else f"{name or 'page'}.json"
 
 
+#: A dated post beside the data (a Hugo or Eleventy site's news): ``content/news/2024-10-07-x.md``.
+_POST = re.compile(r"^(?:content|src)/(?:news|posts?|blog)/(?:[^/]+/)*[^/_][^/]*\.md$")
+
+
+def _posts(files: Mapping[str, str]) -> list[NewsItem]:
+    """The news posts kept beside a site's data files, one item each (its date and title)."""
+    from extractors.jekyll_data import news_from_post  # jekyll_data reads data files with this module
+
+    return [item for path in sorted(files) if _POST.match(path) and (item := news_from_post(path, files[path]))]
+
+
 class DataExtractor(Extractor):
     """A repository (or a page) whose content is JSON, YAML or TOML data."""
 
@@ -1014,7 +1025,7 @@ class DataExtractor(Extractor):
     url_patterns = (r"\.(?:json|ya?ml|toml)(?:$|[?#])",)
 
     def wants_path(self, path: str) -> bool:
-        return is_data_path(path)
+        return is_data_path(path) or _POST.match(path) is not None
 
     def detect(self, doc: Document) -> str | None:
         if doc.is_bundle:
@@ -1033,7 +1044,9 @@ class DataExtractor(Extractor):
     @staticmethod
     def _read(doc: Document) -> DataReading:
         if doc.is_bundle:
-            return read_data_files(doc.files)
+            reading = read_data_files(doc.files)
+            reading.records.extend(_posts(doc.files))
+            return reading
         if not doc.text.strip():
             return DataReading()
         return read_data_files({_page_path(doc): doc.text})
@@ -1065,6 +1078,12 @@ CASES: Sequence[Case] = (
         notes="client-rendered lab site: src/data JSON with people in current/past groups, publications "
         "grouped by year (a paper's award field an award, a false one nothing), news with HTML; a TOML "
         "awards file; config and package files ignored",
+    ),
+    Case(
+        fixture="data/hugo_toml",
+        url="github:okoro-group/okoro-group.github.io",
+        notes="a Hugo site (not Hugo Blox) with TOML data tables and news as dated posts beside them "
+        "(TOML or YAML front matter); the section's _index.md is not a post",
     ),
     Case(
         fixture="data/people.json",

@@ -31,6 +31,7 @@ extractor.
 from __future__ import annotations
 
 import re
+import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
@@ -61,8 +62,17 @@ _COLLECTION_PATH = re.compile(
 )
 
 
+_TOML_FRONT_MATTER = re.compile(r"\A\ufeff?\s*\+\+\+[ \t]*\r?\n(.*?)\r?\n\+\+\+[ \t]*(?:\r?\n|\Z)", re.S)
+
+
 def front_matter(text: str) -> tuple[dict[str, Any], str]:
-    """A markdown file's YAML front matter and body; ({}, text) when there is none or it is broken."""
+    """A markdown file's front matter (YAML, or Hugo's TOML between ``+++``) and body; ({}, text)
+    when there is none or it is broken."""
+    if toml := _TOML_FRONT_MATTER.match(text):
+        try:
+            return tomllib.loads(toml.group(1)), text[toml.end() :]
+        except tomllib.TOMLDecodeError:
+            return {}, text
     try:
         post = frontmatter.loads(text)
     except Exception:  # malformed YAML: read the file as plain body
