@@ -35,6 +35,7 @@ from extractors.data import authors_of
 from extractors.generic import node_text, records_from_markdown
 from extractors.jekyll_data import collection_records, news_from_post
 from extractors.markdown import front_matter_text, load_yaml, parse_front_matter, without_liquid
+from extractors.reading.dates import parse_date_text
 from extractors.reading.roles import dedupe_roles
 from extractors.reading.vocabulary import heading_kind
 from watcher.records import Award, Document, NewsItem, Paper, Record, Role
@@ -172,7 +173,8 @@ def paragraphs(lines: Sequence[str]) -> list[str]:
 # ---------------------------------------------------------------- dated lines -> roles
 
 _MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]{0,6}\.?"
-_DATE_WORD = rf"(?:\d{{4}}[/.\-]\d{{1,2}}|\d{{1,2}}[/.\-]\d{{4}}|{_MONTH},?\s+\d{{4}}|\d{{4}})"
+_SEASON = r"(?:Spring|Summer|Fall|Autumn|Winter)"
+_DATE_WORD = rf"(?:\d{{4}}[/.\-]\d{{1,2}}|\d{{1,2}}[/.\-]\d{{4}}|(?:{_MONTH}|{_SEASON}),?\s+\d{{4}}|\d{{4}})"
 _END_WORD = rf"(?:{_DATE_WORD}|[Pp]resent|[Nn]ow|[Cc]urrent|[Tt]oday|[Oo]ngoing)"
 _RANGE = re.compile(rf"(?P<start>{_DATE_WORD})\s*(?:-{{1,2}}|–|—|to|until)\s*(?P<end>{_END_WORD})")
 _SINCE = re.compile(rf"(?:since|from)\s+(?P<start>{_DATE_WORD})", re.I)
@@ -196,14 +198,19 @@ def take_dates(line: str) -> DatedText:
         match = _find_edge_date(pattern, line)
         if match is None:
             continue
-        start = parse_date(match.group("start"))
+        start = _line_date(match.group("start"))
         end_text = match.groupdict().get("end")
-        end = parse_date(end_text) if end_text else (start if pattern is _SINGLE else None)
+        end = _line_date(end_text) if end_text else (start if pattern is _SINGLE else None)
         rest = (line[: match.start()] + " " + line[match.end():]).strip()
         rest = re.sub(r"^[\s:;,|–—\-]+|[\s:;,|–—\-(]+$", "", rest)
         rest = re.sub(r"\(\s*\)", "", rest)
         return DatedText(text=rest, start=start, end=end, dated=True)
     return DatedText(text=line, start=None, end=None, dated=False)
+
+
+def _line_date(text: str) -> str | None:
+    """A CV line's date, a season's included ("Fall 2020": the default CV of the theme writes so)."""
+    return parse_date(text) or parse_date_text(text)
 
 
 def _find_edge_date(pattern: re.Pattern[str], line: str) -> re.Match[str] | None:

@@ -48,6 +48,10 @@ def test_role_line_shapes() -> None:
     assert parse_role_line("Sep 2020 – Mar 2022: Data Scientist at Brightwave") == Role(
         title="Data Scientist", organization="Brightwave", start="2020-09", end="2022-03"
     )
+    # The theme's default CV dates lines by season.
+    assert parse_role_line("Fall 2025 – present: Postdoctoral Scholar, Calder Institute") == Role(
+        title="Postdoctoral Scholar", organization="Calder Institute", start="2025-09", end=None
+    )
     # an undated line (a skill, a note) is not a position
     assert parse_role_line("Python, R, Matlab") is None
 

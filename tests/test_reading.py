@@ -391,6 +391,7 @@ def test_awards_in_one_cell_a_line_each_and_not_the_menu_or_footer_of_a_page_tit
         ("Work in Progress", "paper"),
         ("Papers in Press", "paper"),
         ("Awards in 2024", "award"),
+        ("Current Research Support", "award"),
     ],
 )
 def test_a_heading_announces_the_kind_its_head_noun_names(heading: str, kind: str | None) -> None:
@@ -511,6 +512,9 @@ def test_the_reading_explains_each_list() -> None:
         ("I am a Ph.D. candidate in Economics at Halvorsen University.", "PhD candidate in Economics",
          "Halvorsen University"),
         ("I am an M.Sc. student at St. Andrews University.", "MSc student", "St. Andrews University"),
+        ("I am Professor of History at Calloway College.", "Professor of History", "Calloway College"),
+        ("I am Associate Professor of Economics at Westbrook University.", "Associate Professor of Economics",
+         "Westbrook University"),
     ],
 )
 def test_the_owner_role_in_a_biography_sentence(sentence: str, title: str | None, organization: str | None) -> None:
@@ -550,6 +554,16 @@ def test_a_section_per_person_gives_the_role_its_biography_states() -> None:
         ("Ines Moreau", "Postdoctoral Research Scientist at the Harbour Institute"),
         ("Omar Haddad", "PhD student in the Department of Ocean Sciences"),
         ("Yuki Sato", "PhD Student"),
+    ]
+
+
+def test_a_book_title_with_years_is_the_title_not_the_link_to_its_publisher() -> None:
+    html = """<h2>Books</h2><ul><li><i>Harbours of Credit: Marine Insurance and Empire, 1720&ndash;1815</i>
+    (Ashdown University Press, 2025). <a href="https://press.example.org/h">Publisher page</a>.</li>
+    <li><i>The Salt Ledger: Merchants and Credit</i> (Wrenfield University Press, 2019).</li></ul>"""
+    assert [(p.title, p.venue) for p in _of(Paper, _read(html))] == [
+        ("Harbours of Credit: Marine Insurance and Empire, 1720–1815", "Ashdown University Press"),
+        ("The Salt Ledger: Merchants and Credit", "Wrenfield University Press"),
     ]
 
 

@@ -66,6 +66,14 @@ _BIO_PATTERNS = (
         rf"(?:an?|the)\s+(?P<title>[^,;]{{2,80}}?)\s+(?P<link>at|in|with|of)\s+(?:the\s+)?(?P<org>[A-Z].+?){_ORG_END}",
         re.I,
     ),
+    # A rank needs no article: "I am Professor of History at X", "I am Associate Professor of Y at Z".
+    re.compile(
+        rf"\b(?:I am|I'm|I serve as|I currently serve as|currently,? I am)\s+(?:currently\s+|now\s+)?"
+        rf"(?P<title>(?-i:(?:(?:Assistant|Associate|Full|Distinguished|Visiting|Research|Senior|Adjunct|Clinical"
+        rf"|Principal|Emeritus)\s+)*(?:Professor|Lecturer|Reader|Chair|Director|Dean|Fellow|Scientist)))"
+        rf"\s+(?P<link>at|in|with|of)\s+(?:the\s+)?(?P<org>[A-Z].+?){_ORG_END}",
+        re.I,
+    ),
     re.compile(rf"\bas an? (?P<title>[^,.;]{{2,60}}?) at (?:the\s+)?(?P<org>[A-Z].+?){_ORG_END}", re.I),
     # No organisation named: "I'm a PhD student interested in visual word recognition".
     re.compile(

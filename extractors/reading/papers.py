@@ -224,7 +224,7 @@ _IN_VOLUME = re.compile(r"(?:^|[.,;]\s*|\s)In:?\s*$")
 #: Short labels of links to other forms of a paper or to talk about it: "[Published Version]",
 #: "Replication files", "LSQ Blog", "The Hill Podcast", "Press coverage".
 _LABEL_NOUN = re.compile(
-    r"\b(?:version|blog|blog post|podcast|coverage|interview|op-?ed|column|press release|slides|video|recording"
+    r"\b(?:version|blog|blog post|podcast|coverage|interview|op-?ed|column|press release|slides|video|recording|page"
     r"|repository|repo|replication (?:files|package|materials)|online appendix)$",
     re.I,
 )

@@ -25,7 +25,7 @@ KIND_OF_WORDS: tuple[tuple[str, str], ...] = (
     ("news", r"news|updates?|announcements?|what'?s new|latest|recent (?:news|updates|activities|events)"
      r"|happenings|highlights|blog posts?|events"),
     ("award", r"awards?|honou?rs?|fellowships?|prizes?|scholarships?|grants?|recognitions?|distinctions?"
-     r"|achievements?|funding"),
+     r"|achievements?|funding|(?:research|current|pending|completed|past|grant) support"),
     ("paper", r"publications?|papers?|preprints?|manuscripts?|articles?|research outputs?|theses|thesis"
      r"|books?|book chapters?|chapters|proceedings|journals?|conferences?|bibliography|working papers?"
      r"|work in progress|works? in progress|selected works?|submitted|under review|in press|patents?"
