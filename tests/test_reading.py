@@ -103,6 +103,14 @@ def test_a_table_laid_out_as_a_grid_of_photo_cards_reads_every_card() -> None:
     ]
 
 
+def test_the_owner_s_name_with_a_degree_is_not_their_position() -> None:
+    from extractors.reading.owner import read_header_roles
+
+    assert read_header_roles(["Rosalind Achterberg, PhD", "Associate Professor of Cell Biology", "Harrow School"]) == [
+        Role(title="Associate Professor of Cell Biology", organization="Harrow School")
+    ]
+
+
 def test_a_degree_after_a_card_s_name_is_not_the_role() -> None:
     html = """<h2>People</h2><div class="row">
     <div class="card"><img src="a.jpg"><h5 class="card-title">Mei-Lin Zhou, PhD</h5><p>Postdoctoral Researcher</p></div>

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from extractors.reading.names import is_person_name
 from extractors.reading.people import ROLE_WORDS as _ROLE_WORDS
 from extractors.reading.roles import ORG_WORDS
 from watcher.records import Role
@@ -153,6 +154,8 @@ def read_header_roles(lines: Sequence[str]) -> list[Role]:
             continue
         if _SENTENCE_END.search(line) and not _DEGREE_END.search(line):
             continue
+        if is_person_name(line):
+            continue  # the owner's name with their degree ("Rosalind Achterberg, PhD")
         after = [x for x in lines[i + 1 : i + 4] if not _HEADER_SKIP.search(x) and len(x.split()) <= 8]
         organization = None
         if ", " in line and not _ROLE_WORDS.search(line.split(", ", 1)[1]):
