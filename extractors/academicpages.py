@@ -428,8 +428,9 @@ def _award_line(line: str) -> Award | None:
 
 
 def _news_line(line: str) -> NewsItem | None:
-    dated = take_dates(line)
-    text = strip_markdown(dated.text)
+    # Markup first: a date set in bold ("**Sep 2025**:") would leave its asterisks behind.
+    dated = take_dates(strip_markdown(line))
+    text = dated.text.strip(" :-–—[]")
     if not text:
         return None
     links = link_targets(line)

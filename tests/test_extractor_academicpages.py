@@ -10,7 +10,9 @@ from extractors.academicpages import (
     AcademicPagesExtractor,
     bio_records,
     citation_authors,
+    markdown_sections,
     parse_role_line,
+    read_sections,
     take_dates,
 )
 from watcher.extract import choose_extractor
@@ -54,6 +56,16 @@ def test_role_line_shapes() -> None:
     )
     # an undated line (a skill, a note) is not a position
     assert parse_role_line("Python, R, Matlab") is None
+
+
+def test_a_news_date_set_in_bold_leaves_no_markup_behind() -> None:
+    body = "## News\n* **Sep 2025**: I started a postdoc at [Calder](https://x.example.org).\n"
+    body += "* **[Aug 2025]** Defended!\n"
+    news = [r for r in read_sections(markdown_sections(body))[0] if isinstance(r, NewsItem)]
+    assert [(n.date, n.text, n.url) for n in news] == [
+        ("2025-09", "I started a postdoc at Calder.", "https://x.example.org"),
+        ("2025-08", "Defended!", None),
+    ]
 
 
 def test_a_word_before_a_year_is_not_a_month() -> None:
