@@ -133,8 +133,8 @@ CASES = (
     Case(
         fixture="generic/home_sections.html",
         url="https://coastal-robotics.example.org/",
-        notes="generator home page of <section> blocks: only the Latest News stream is read, its dated "
-        "entries without the section's subtitle, the reading time or the 'see all' link; the undated "
+        notes="generator home page of <section> blocks: only the Latest News stream is read, its dated posts "
+        "told by their titles, without the section's subtitle, the reading time or the 'see all' link; the undated "
         "bullets under 'Research Highlights' are not news",
     ),
     Case(

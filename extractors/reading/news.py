@@ -32,7 +32,10 @@ def read_news(entry: Entry, context: Context) -> Reading | None:
         date, from_context = context.date, True
     if date is None and context.loose:
         return None
-    text = clean_text(" ".join(line for line in lines if not is_noise(line) and not LINK_WORDS.match(line)))
+    kept = [line for line in lines if not is_noise(line) and not LINK_WORDS.match(line)]
+    # A post with a title over its summary is told by its title ("Welcome Mateo!"), as its list shows it.
+    title = _post_title(entry, kept)
+    text = clean_text(title or " ".join(kept))
     text = _READ_MORE.sub("", text).strip(" :-–—|")
     if len(text.split()) < 2 or len(text) > 1500:
         return None
@@ -45,6 +48,15 @@ def read_news(entry: Entry, context: Context) -> Reading | None:
     score += 0.15 if len(text.split()) >= 4 else 0.0
     score += 0.1 if url else 0.0
     return Reading.of(NewsItem(text=text, date=date, url=url), score)
+
+
+def _post_title(entry: Entry, lines: list[str]) -> str | None:
+    """The title a post's entry sets over its summary (a heading or a title field, then more
+    lines), or None when the entry is one sentence of news."""
+    title = entry.fields.get("title") or entry.heading
+    if not title or len(lines) < 2 or lines[0] != title or len(title.split()) < 2:
+        return None
+    return title
 
 
 def _date_and_lines(entry: Entry) -> tuple[str | None, list[str]]:
