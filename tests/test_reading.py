@@ -98,8 +98,12 @@ def test_a_table_laid_out_as_a_grid_of_photo_cards_reads_every_card() -> None:
     html = "<h2>Members</h2><table>{}</table>".format(
         "".join("<tr>" + "".join(cell.format(*person) for person in row) + "<td></td></tr>" for row in rows)
     )
+    # A table of its own, its group named in a row above the cards.
+    html += '<table><tr><td colspan="2"><b>Postdoctoral Fellows</b></td></tr><tr>{}{}</tr></table>'.format(
+        cell.format("f", "Daniel Weber", "JSPS Fellow"), cell.format("g", "Ayaka Nomura", "Postdoctoral Fellow")
+    )
     assert [m.name for m in _of(Member, _read(html))] == [
-        "Yuki Sato", "Mariko Ishida", "Lin Wei", "Hana Aoki", "Kenji Ogawa"
+        "Yuki Sato", "Mariko Ishida", "Lin Wei", "Hana Aoki", "Kenji Ogawa", "Daniel Weber", "Ayaka Nomura"
     ]
 
 

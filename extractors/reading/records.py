@@ -161,7 +161,9 @@ def _groups_of(
         # Mostly records: a sibling of the same shape with a short title over its one or two
         # parts is a record too ("Lecturer (2019-2024)" over its department).
         kept = {id(m) for m in records}
-        records = [m for m in group.members if id(m) in kept or _nested_entries(m) <= 2]
+        records = [
+            m for m in group.members if id(m) in kept or (_nested_entries(m) <= 2 and not _cells_are_cards(m))
+        ]
         if group.members[0].tag == "tr":
             records = [r for r in records if not _is_header_row(r)]
         group.members = records
