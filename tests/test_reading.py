@@ -115,6 +115,25 @@ def test_the_owner_s_name_with_a_degree_is_not_their_position() -> None:
     ]
 
 
+def test_minified_links_and_badges_stay_apart_and_hidden_headings_are_not_read() -> None:
+    html = """<div><a href="/">Home</a><a href="/p">People</a><a href="/n">News</a></div>
+    <h2 class="element-invisible">Search form</h2><h2>News</h2><ul>
+    <li><span class="badge">Aug 2025</span><span>Tobias joins the lab as a PhD student.</span></li>
+    <li><span class="badge">Jul 2025</span><span>Two papers accepted at IROS.</span></li></ul>"""
+    assert [(r.kind, getattr(r, "date", None)) for r in _read(html)] == [("news", "2025-08"), ("news", "2025-07")]
+
+
+def test_titles_and_degrees_before_a_name_are_not_the_name() -> None:
+    html = """<h2>Team</h2><ul><li><b>M.Sc. Jonas Weber</b><br>Research Assistant</li>
+    <li><b>Prof. Dr.-Ing. Katharina Vossberg</b><br>Chair</li>
+    <li><b>Claire Ashworth, PhD</b><br>Principal Investigator</li></ul>"""
+    assert [(m.name, m.role) for m in _of(Member, _read(html))] == [
+        ("Jonas Weber", "Research Assistant"),
+        ("Katharina Vossberg", "Chair"),
+        ("Claire Ashworth", "Principal Investigator"),
+    ]
+
+
 def test_a_degree_after_a_card_s_name_is_not_the_role() -> None:
     html = """<h2>People</h2><div class="row">
     <div class="card"><img src="a.jpg"><h5 class="card-title">Mei-Lin Zhou, PhD</h5><p>Postdoctoral Researcher</p></div>
@@ -357,8 +376,11 @@ def test_a_month_and_short_year_in_brackets_alone_in_a_cell_dates_its_row() -> N
         ("2025 Priya Raman – Graduate Research Fellowship", Award(title="Graduate Research Fellowship", year=2025)),
         ("Best Paper Award – CVPR 2023", Award(title="Best Paper Award", organization="CVPR", year=2023)),
         ("Best Paper Award – for work on harbour mapping", Award(title="Best Paper Award")),
+        ("2024 — Amara Chen, Cascadia Graduate Fellowship", Award(title="Cascadia Graduate Fellowship", year=2024)),
+        ("2023: ERC Consolidator Grant – Katharina Vossberg", Award(title="ERC Consolidator Grant", year=2023)),
     ],
-    ids=["year-colon", "year-month", "recipient-first", "giver-after-dash", "reason-after-dash"],
+    ids=["year-colon", "year-month", "recipient-first", "giver-after-dash", "reason-after-dash",
+         "recipient-comma", "recipient-after-dash"],
 )
 def test_award_lines(line: str, award: Award) -> None:
     assert parse_award_line(line) == award
@@ -576,6 +598,18 @@ def test_a_book_title_with_years_is_the_title_not_the_link_to_its_publisher() ->
     assert [(p.title, p.venue) for p in _of(Paper, _read(html))] == [
         ("Harbours of Credit: Marine Insurance and Empire, 1720–1815", "Ashdown University Press"),
         ("The Salt Ledger: Merchants and Credit", "Wrenfield University Press"),
+    ]
+
+
+def test_a_word_in_italics_inside_the_title_is_not_the_venue() -> None:
+    html = """<h2>Publications</h2><ul>
+    <li><a href="x">Fluctuating selection in soil <em>Pseudomonas</em> populations</a><br>Herrera T, Doe J<br>
+    <em>The ISME Journal</em> 18(1) (2024)</li>
+    <li><a href="y">Root exudates and <em>Bacillus</em> swarming</a><br>Doe J<br>
+    <em>Soil Biology</em> 2 (2023)</li></ul>"""
+    assert [(p.title, p.venue) for p in _of(Paper, _read(html))] == [
+        ("Fluctuating selection in soil Pseudomonas populations", "The ISME Journal"),
+        ("Root exudates and Bacillus swarming", "Soil Biology"),
     ]
 
 

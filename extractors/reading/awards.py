@@ -74,8 +74,13 @@ def parse_award_line(line: str, link_texts: list[str] | tuple[str, ...] = ()) ->
     # A leading year is the award's ("2023: X Award"); a year then a colon later starts the reason.
     pieces = _REASON.split(_LEADING_YEAR.sub("", text), maxsplit=1)
     main = pieces[0]
+    recipient, _, award = main.partition(", ")
     if len(pieces) == 2 and is_person_name(main) and AWARD_WORDS.search(pieces[1]):
         main = pieces[1]  # "Priya Raman – NSF Graduate Fellowship": the recipient, then the award
+    elif award and is_person_name(recipient) and AWARD_WORDS.search(award):
+        main = award  # "2024 — Amara Chen, Cascadia Graduate Fellowship"
+    elif len(pieces) == 2 and is_person_name(pieces[1]):
+        pass  # "ERC Consolidator Grant – Katharina Vossberg": who received it, not who gave it
     elif len(pieces) == 2 and _GIVER.match(pieces[1]):
         main = f"{main}, {pieces[1]}"  # "Best Paper Award – CVPR 2023": who gave it, not why
     main = _TRAILING_YEAR.sub("", main).strip(" ,.;")

@@ -80,7 +80,13 @@ NOT_NAME_WORDS = frozenset(
         "forthcoming", "manuscript", "draft", "progress", "conditionally", "stages",
     }
 )
-_HONORIFICS = re.compile(r"^(?:dr|prof|professor|mr|ms|mrs|miss|mx|sir|dame)\.?\s+", re.I)
+#: Titles and degrees written before a name, stacked as some countries write them ("Prof. Dr.-Ing.",
+#: "M.Sc.", "Dipl.-Inf."): a student who graduates keeps their name.
+_HONORIFICS = re.compile(
+    r"^(?:(?:dr|prof|professor|mr|ms|mrs|miss|mx|sir|dame|assoc\. prof|asst\. prof)\.?(?:-ing\.|\s?rer\. nat\.)?\s+"
+    r"|(?:m\.\s?sc|b\.\s?sc|m\.\s?eng|b\.\s?eng|dipl\.-\w{2,5})\.?\s+)+",
+    re.I,
+)
 # A match starts at the comma or where the white space starts, never inside it: linear time.
 _SUFFIXES = re.compile(
     r"(?:,|(?<!\s))\s+(?:ph\.?\s?d\.?|m\.?d\.?|jr\.?|sr\.?|ii|iii|iv|mba|msc|m\.sc\.?|bsc|b\.sc\.?)$", re.I

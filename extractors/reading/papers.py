@@ -335,7 +335,13 @@ def _venue(entry: Entry, lines: Sequence[str], title: str, rest: str, authors: t
     if named and named != title:
         return _clean_venue(named) or None
     for span in entry.spans:
-        if span.kind == "italic" and span.text != title and title not in span.text and _italic_venue(span.text):
+        if (
+            span.kind == "italic"
+            and span.text != title
+            and title not in span.text
+            and span.text not in title  # a species or a word stressed in the title ("soil *Pseudomonas*")
+            and _italic_venue(span.text)
+        ):
             start = entry.text.find(span.text)
             end = start + len(span.text)
             if span.text.endswith(":") or entry.text[end : end + 1] == ":":

@@ -121,6 +121,8 @@ def _biography_role(lines: list[str], name: str) -> str:
     words = name.split()
     called = {words[0], words[-1], name, "He", "She", "They"}
     for line in lines:
+        if clean_person_name(line) == name:
+            continue  # the name with its degree ("Claire Ashworth, PhD"), not a sentence about them
         subject, _, rest = line.partition(" ")
         if subject in called or line.startswith(name + " "):
             role = _role_phrase(line[len(name) :] if line.startswith(name + " ") else rest)

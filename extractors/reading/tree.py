@@ -149,7 +149,8 @@ _FIELD_TOKEN = re.compile(
 )
 _HINT_SPLIT = re.compile(r"[\s_\-:]+")
 #: Class words of text a reader never sees (screen-reader labels, hidden toggles).
-_HIDDEN = frozenset({"hidden", "d-none", "sr-only", "visually-hidden", "screen-reader-text", "hide"})
+_HIDDEN = frozenset({"hidden", "d-none", "sr-only", "visually-hidden", "screen-reader-text", "hide",
+                     "element-invisible", "visuallyhidden", "invisible"})
 #: Page furniture written as ``div``s rather than ``nav``/``footer``: landmark roles, and the
 #: names themes give their footers, menus, widget sidebars and tag chips.
 _FURNITURE_ROLES = frozenset({"navigation", "contentinfo", "search"})
@@ -192,6 +193,8 @@ _BLOCKS = frozenset(
     }
 )
 _BOLD = frozenset({"b", "strong"})
+#: Inline elements a browser shows apart from a sibling element written right before them.
+_SEPARATE_INLINE = frozenset({"a", "span", "button", "label"})
 _RUNNING_TEXT = frozenset(
     {"p", "li", "td", "th", "dd", "dt", "span", "a", "b", "strong", "i", "em", "cite", "small", "sup", "font", "label",
      "h1", "h2", "h3", "h4", "h5", "h6"}
@@ -290,6 +293,12 @@ class _Builder:
             stack.append(_EXIT)
             self._push_children(stack, node, child)
             return
+        if tag in _SEPARATE_INLINE and self.frags and not self.frags[-1][-1:].isspace():
+            previous = node.prev
+            if previous is not None and previous.tag != "-text":
+                # Minified pages write links and badges back to back ("<a>Home</a><a>People</a>");
+                # a browser shows them apart.
+                self.frags.append(" ")
         self._inline(node, tag, attrs)
         self._push_children(stack, node, box)
 
