@@ -516,13 +516,17 @@ def rendered_records(html: str) -> list[Record]:
     for item in tree.css(".archive__item"):
         link = item.css_first(".archive__item-title a")
         href = (link.attributes.get("href") if link is not None else None) or ""
-        record = _archive_talk(item) if re.search(r"/talks?/", href) else _archive_paper(item)
+        # Talks and posts (news, a blog: dated addresses) are told as news, the rest as publications.
+        record = _archive_talk(item) if _NEWS_ADDRESS.search(href) else _archive_paper(item)
         if record is not None:
             records.append(record)
     content = tree.css_first(".page__content")
     if content is not None and not records:
         records.extend(_rendered_sections(content))
     return records
+
+
+_NEWS_ADDRESS = re.compile(r"/(?:talks?|news|posts?|blog)/|/(?:19|20)\d\d/\d\d/")
 
 
 def _item_date(item: LexborNode) -> str | None:

@@ -142,3 +142,18 @@ def test_better_source_for_github_pages() -> None:
     page = Document(url="https://janedoe.github.io/publications/", text="<div class='archive__item'></div>")
     assert EXTRACTOR.better_source(page) == "github:janedoe/janedoe.github.io"
     assert EXTRACTOR.better_source(Document(url="https://example.org/", text="x")) is None
+
+
+def test_archive_items_that_are_posts_are_news_not_papers() -> None:
+    from extractors.academicpages import rendered_records
+
+    item = """<article class="archive__item"><h2 class="archive__item-title"><a href="{0}">{1}</a></h2>
+    <p class="page__meta"><time datetime="{2}">x</time></p></article>"""
+    html = "<div class='page__content'>" + item.format(
+        "/news/2025/06/09/herrera/", "Congratulations, Dr. Tomás Herrera!", "2025-06-09"
+    ) + item.format("/2025/05/20/field-season/", "Field season starts", "2025-05-20") + item.format(
+        "/publication/2024-kelp", "Kelp forests in warm years", "2024-03-01"
+    ) + "</div>"
+    assert [(r.kind, getattr(r, "date", None)) for r in rendered_records(html)] == [
+        ("news", "2025-06-09"), ("news", "2025-05-20"), ("paper", None)
+    ]
