@@ -13,6 +13,7 @@ other extractors call for the parts of a page their template does not cover.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import TYPE_CHECKING
 
@@ -20,8 +21,8 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from extractors.base import Case, Extractor
 from extractors.meta import records_from_tree
-from watcher.records import Document, Record
-from watcher.text import clean_text
+from watcher.records import Document, Record, record_fields
+from watcher.text import clean_text, normalise_key
 
 if TYPE_CHECKING:
     from extractors.reading import ListReport
@@ -119,8 +120,24 @@ class GenericExtractor(Extractor):
 
 
 def _merge(first: list[Record], second: list[Record]) -> list[Record]:
-    keys = {r.key for r in first}
-    return first + [r for r in second if r.key not in keys]
+    """The page's metadata records (``first``: COinS, schema.org), each with the fields it leaves
+    empty filled from the page's own reading of the same item, then the page's other records."""
+    by_label = {(r.kind, _label(r)): r for r in second}
+    filled = [_filled(r, by_label.get((r.kind, _label(r)))) for r in first]
+    taken = {(r.kind, _label(r)) for r in first} | {r.key for r in first}
+    return filled + [r for r in second if r.key not in taken and (r.kind, _label(r)) not in taken]
+
+
+def _label(record: Record) -> str:
+    return normalise_key(getattr(record, "title", None) or getattr(record, "name", None) or record.key)
+
+
+def _filled(record: Record, other: Record | None) -> Record:
+    """``record`` with its empty fields taken from ``other`` (the same item read another way)."""
+    if other is None:
+        return record
+    empty = {name: value for name, value in record_fields(other).items() if value and not getattr(record, name)}
+    return dataclasses.replace(record, **empty) if empty else record
 
 
 CASES = (

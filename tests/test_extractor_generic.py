@@ -9,7 +9,7 @@ import pytest
 
 from extractors.generic import GenericExtractor
 from watcher.extract import extract_records
-from watcher.records import Document, Role
+from watcher.records import Document, Paper, Role
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 needs_seeds = pytest.mark.skipif(not SEEDS.is_dir(), reason="shared seed pages not present on this machine")
@@ -79,3 +79,23 @@ def test_a_repository_bundle_reads_its_markdown_pages() -> None:
         ("member", "John Roe"),
     ]
     assert extraction.lists[0].where == "people.md: Students"
+
+
+def test_embedded_citation_metadata_takes_the_fields_it_lacks_from_the_page() -> None:
+    from extractors.generic import records_from_html
+
+    entry = """<div class="biblio-entry"><span class="biblio-title"><a href="/n/{0}">{1}</a></span> {2} ({3}).
+    <i>{4}</i>, 12(3), 45-60.<span class="Z3988" title="ctx_ver=Z39.88-2004&amp;rft.atitle={5}&amp;rft.aulast={6}
+    &amp;rft.date={3}"></span></div>"""
+    html = "<h2>Publications</h2>" + entry.format(
+        1, "Low-cost optical sensors for tidal flats", "Nwosu, A., and Brandt, K.", 2025, "Estuarine Science",
+        "Low-cost+optical+sensors+for+tidal+flats", "Nwosu",
+    ) + entry.format(
+        2, "Tidal asymmetry in small estuaries", "Brandt, K.", 2024, "Coastal Dynamics",
+        "Tidal+asymmetry+in+small+estuaries", "Brandt",
+    )
+    papers = [r for r in records_from_html(html) if isinstance(r, Paper)]
+    assert [(p.title, p.venue, p.year) for p in papers] == [
+        ("Low-cost optical sensors for tidal flats", "Estuarine Science", 2025),
+        ("Tidal asymmetry in small estuaries", "Coastal Dynamics", 2024),
+    ]
