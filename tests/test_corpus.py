@@ -16,9 +16,9 @@ from corpus_eval import CORPUS, format_kinds, format_misses, format_table, score
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found at {CORPUS} (set WATCHER_CORPUS)")
 
 #: Floors measured on the whole corpus; raise them as reading improves, never lower them.
-ADDED_RECALL_FLOOR = 0.94
-RECALL_FLOOR = 0.89
-PRECISION_FLOOR = 0.93
+ADDED_RECALL_FLOOR = 0.96
+RECALL_FLOOR = 0.90
+PRECISION_FLOOR = 0.94
 #: Removals the truth does not list (the worst kind of false report), at most.
 FALSE_REMOVALS_CEILING = 8
 #: Reports on pairs whose truth lists nothing, at most.
