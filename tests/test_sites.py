@@ -19,6 +19,12 @@ def _paper(title: str, venue: str) -> str:
     return f"<li><b>{title}</b>. Ruth Amsel, Paul Fenn. <i>{venue}</i>, 2025.</li>"
 
 
+#: Published papers several tests list on the site's pages.
+TIDES = _paper("Tidal Mixing in Narrow Estuaries", "Estuaries")
+SALT = _paper("Salt Wedges under Drought", "Estuaries")
+KELP = _paper("Kelp Forests in Warm Years", "Marine Ecology")
+
+
 def _site(preprints: list[str], papers: list[str]) -> dict[str, Page | str]:
     return {
         "/preprints.html": PAGE.format(title="Working Papers", items="".join(preprints)),
@@ -53,7 +59,7 @@ def test_a_paper_that_moves_to_the_publications_page_with_its_journal_is_one_mod
     site, base = static_site
     tides = _paper("Tidal Mixing in Narrow Estuaries", "SSRN working paper")
     draft = _paper("Reef Acoustics at Night", "Working paper")
-    salt = _paper("Salt Wedges under Drought", "Estuaries")
+    salt = SALT
     site.replace(_site([tides, draft], [salt]))
     _watch_both_pages(capsys, base)
     published = _paper("Tidal Mixing in Narrow Estuaries", "Journal of Coastal Research")
@@ -71,9 +77,8 @@ def test_a_paper_that_only_moves_between_pages_is_not_reported(
     cli: Path, static_site: tuple[StaticSite, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     site, base = static_site
-    tides = _paper("Tidal Mixing in Narrow Estuaries", "Estuaries")
+    tides, salt = TIDES, SALT
     draft = _paper("Kelp Forests in Warm Years", "Working paper")
-    salt = _paper("Salt Wedges under Drought", "Estuaries")
     new = _paper("Reef Acoustics at Night", "Marine Ecology")
     site.replace(_site([tides, draft], [salt]))
     _watch_both_pages(capsys, base)
@@ -87,9 +92,7 @@ def test_a_paper_gone_from_one_page_but_still_on_another_is_not_removed(
     cli: Path, static_site: tuple[StaticSite, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     site, base = static_site
-    tides = _paper("Tidal Mixing in Narrow Estuaries", "Estuaries")
-    salt = _paper("Salt Wedges under Drought", "Estuaries")
-    kelp = _paper("Kelp Forests in Warm Years", "Marine Ecology")
+    tides, salt, kelp = TIDES, SALT, KELP
     # A "recent" page and the full list; the recent page drops its oldest paper.
     site.replace(_site([tides, salt], [tides, salt, kelp]))
     _watch_both_pages(capsys, base)
@@ -107,9 +110,7 @@ def test_a_new_paper_on_two_pages_is_told_once_and_one_long_on_the_site_not_at_a
     cli: Path, static_site: tuple[StaticSite, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     site, base = static_site
-    tides = _paper("Tidal Mixing in Narrow Estuaries", "Estuaries")
-    salt = _paper("Salt Wedges under Drought", "Estuaries")
-    kelp = _paper("Kelp Forests in Warm Years", "Marine Ecology")
+    tides, salt, kelp = TIDES, SALT, KELP
     # A "recent" page and the full list.
     site.replace(_site([tides], [tides, salt]))
     _watch_both_pages(capsys, base)
