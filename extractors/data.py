@@ -114,6 +114,7 @@ _YAML_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoad
 _KEY_CHARS = re.compile(r"[^a-z0-9]")
 _ALUMNI = re.compile(r"\b(?:alum\w*|former|past|previous|graduated)\b", re.I)
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_BARE_ALUMNI = frozenset({"alum", "alumni", "alumnus", "alumna", "alumnae", "former", "past"})
 _NAME_NOTE = re.compile(r"^(?P<name>[^()]+?)\s*[(\[](?P<note>[^()\[\]]{2,80})[)\]]\s*$")
 _ARXIV_ID = re.compile(r"^\d{4}\.\d{4,5}(?:v\d+)?$")
 
@@ -455,7 +456,8 @@ def member_from_fields(raw: Mapping[str, Any], group: str = "", *, alumni: bool 
         if line:
             role = f"{role} ({line})" if role else line
         return Member(name=name, role=role or None)
-    base = stated if _ALUMNI.search(stated) else "Alumni"
+    # "Former Postdoc" and "alumni-phd" say more than "Alumni"; a bare code ("alum") says no more.
+    base = stated if _ALUMNI.search(stated) and stated.lower() not in _BARE_ALUMNI else "Alumni"
     held = "" if _ALUMNI.search(stated) else stated  # the position they held here
     details = "; ".join(p for p in (_alumni_details(fields, held, skip=base), line) if p)
     return Member(name=name, role=f"{base} ({details})" if details else base)

@@ -40,7 +40,7 @@ import frontmatter
 
 from extractors.base import Case, Extractor, with_shared_reading
 from extractors.data import DataReading, bundle_kinds, first_per_key, read_data, read_data_files, with_role_labels
-from extractors.markdown import front_matter_text, markdown_to_text, without_liquid
+from extractors.markdown import front_matter_text, load_yaml, markdown_to_text, without_liquid
 from extractors.reading import ListReport
 from watcher.records import Document, Member, NewsItem, Record
 from watcher.text import parse_date
@@ -151,13 +151,14 @@ class JekyllDataExtractor(Extractor):
             return [], DataReading()
         reading = read_data_files(doc.files)
         reading.records.extend(with_role_labels(collection_records(doc.files), reading.role_labels))
+        files = with_person_names(doc.files)
         news = [
             item
-            for path in sorted(doc.files)
-            if _POST_PATH.match(path) and (item := news_from_post(path, doc.files[path])) is not None
+            for path in sorted(files)
+            if _POST_PATH.match(path) and (item := news_from_post(path, files[path])) is not None
         ]
         data_members = [r for r in reading.records if isinstance(r, Member)]
-        others = with_shared_reading([*reading.records, *news], page_records(doc.files))
+        others = with_shared_reading([*reading.records, *news], page_records(files))
         others = [r for r in others if not isinstance(r, Member)]
         return first_per_key([*others, *data_members]), reading
 
@@ -186,6 +187,30 @@ def page_records(files: Mapping[str, str]) -> list[Record]:
             read = records_from_markdown(without_liquid(body))
         records.extend(r for r in read if r.kind in _PAGE_KINDS)
     return records
+
+
+#: A lab theme's tag for a member in a post or page: ``{% person awadell %}``, the person's id in
+#: the people data file.
+_PERSON_TAG = re.compile(r"\{%-?\s*person\s+([\w.-]+)\s*-?%\}")
+_PEOPLE_FILE = re.compile(r"^_data/(?:people|members|team)\.ya?ml$")
+
+
+def with_person_names(files: Mapping[str, str]) -> dict[str, str]:
+    """The site's files with each person tag replaced by the name the people file gives that id
+    (dropped with the rest of the Liquid, the names would vanish from the news)."""
+    names: dict[str, str] = {}
+    for path in sorted(files):
+        data = load_yaml(files[path]) if _PEOPLE_FILE.match(path) else None
+        if isinstance(data, Mapping):
+            for key, person in data.items():
+                if isinstance(person, Mapping) and (name := person.get("display_name") or person.get("name")):
+                    names[str(key)] = front_matter_text(name)
+    if not names:
+        return dict(files)
+    return {
+        path: _PERSON_TAG.sub(lambda m: names.get(m.group(1), m.group(0)), text) if "person" in text else text
+        for path, text in files.items()
+    }
 
 
 def _page_match(path: str) -> re.Match[str] | None:
@@ -230,6 +255,11 @@ CASES: Sequence[Case] = (
         fixture="jekyll_data/html_pages",
         url="github:tern-lab/tern-lab.github.io",
         notes="people in _data; news and papers hand-written in HTML pages with front matter and Liquid",
+    ),
+    Case(
+        fixture="jekyll_data/person_tags",
+        url="github:sandbar-lab/sandbar-lab.github.io",
+        notes="people keyed by id; a post that names them with {% person id %} tags reads their names",
     ),
     Case(
         fixture="jekyll_data/scholar_team",
