@@ -134,6 +134,16 @@ def test_titles_and_degrees_before_a_name_are_not_the_name() -> None:
     ]
 
 
+def test_a_definition_list_term_with_two_descriptions_is_one_person() -> None:
+    html = """<h2>Doctoral Researchers</h2><dl>
+    <dt>M.Sc. Wang Li</dt><dd>Research Assistant (Edge AI)</dd><dd class="contact">Room 2.14</dd>
+    <dt>Lea Hoffmann</dt><dd>Research Assistant (Sensing)</dd><dd class="contact">Room 2.15</dd></dl>"""
+    assert [(m.name, m.role) for m in _of(Member, _read(html))] == [
+        ("Wang Li", "Research Assistant (Edge AI)"),
+        ("Lea Hoffmann", "Research Assistant (Sensing)"),
+    ]
+
+
 def test_a_degree_after_a_card_s_name_is_not_the_role() -> None:
     html = """<h2>People</h2><div class="row">
     <div class="card"><img src="a.jpg"><h5 class="card-title">Mei-Lin Zhou, PhD</h5><p>Postdoctoral Researcher</p></div>

@@ -132,6 +132,8 @@ def _sections_in(box: Box, sections: dict[int, int]) -> int:
 def _groups_of(
     box: Box, covered: dict[int, int], repeated: dict[tuple[str, str], int], sections: dict[int, int]
 ) -> list[Group]:
+    if box.tag == "dt-dd":
+        return []  # a term and its descriptions (a role, then an office) are one entry
     by_shape: dict[str, Group] = {}
     entries = _entries_of(box)
     shapes = Counter(signature(child) for child in entries)
