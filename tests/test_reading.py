@@ -388,9 +388,11 @@ def test_a_month_and_short_year_in_brackets_alone_in_a_cell_dates_its_row() -> N
         ("Best Paper Award – for work on harbour mapping", Award(title="Best Paper Award")),
         ("2024 — Amara Chen, Cascadia Graduate Fellowship", Award(title="Cascadia Graduate Fellowship", year=2024)),
         ("2023: ERC Consolidator Grant – Katharina Vossberg", Award(title="ERC Consolidator Grant", year=2023)),
+        ("2023: Dissertation Award (Julia Neumann)", Award(title="Dissertation Award", year=2023)),
+        ("Best Paper Award (ICRA 2024)", Award(title="Best Paper Award (ICRA)", year=2024)),
     ],
     ids=["year-colon", "year-month", "recipient-first", "giver-after-dash", "reason-after-dash",
-         "recipient-comma", "recipient-after-dash"],
+         "recipient-comma", "recipient-after-dash", "recipient-in-brackets", "year-in-brackets"],
 )
 def test_award_lines(line: str, award: Award) -> None:
     assert parse_award_line(line) == award
@@ -417,7 +419,7 @@ def test_awards_in_one_cell_a_line_each_and_not_the_menu_or_footer_of_a_page_tit
     assert [(a.title, a.year) for a in _of(Award, _read(html))] == [
         ("Young Investigator Award", 2025),
         ("Best Poster Award", 2024),
-        ("Research Excellence Prize (Yuki Sato)", 2024),
+        ("Research Excellence Prize", 2024),
     ]
 
 

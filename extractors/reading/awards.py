@@ -37,6 +37,7 @@ _THANKS = re.compile(
     r"|funded by|support from)\b",
     re.I,
 )
+_TRAILING_BRACKET = re.compile(r"\s*\(([^()]{3,60})\)\s*$")
 _COPYRIGHT = re.compile(r"copyright|©|all rights reserved", re.I)
 _ONLY_HEADING_WORDS = re.compile(
     r"(?:(?:awards?|honou?rs?|prizes?|fellowships?|grants?|distinctions?|recognitions?)(?:\s*(?:&|and|,)\s*)?)+",
@@ -94,6 +95,10 @@ def parse_award_line(line: str, link_texts: list[str] | tuple[str, ...] = ()) ->
         title = label
     if organization and (parse_year(organization) or len(organization.split()) > 8):
         organization = _YEAR_WORD.sub("", organization).strip(" ,") or None
+    if title.count("(") > title.count(")"):
+        title += ")"  # "Best Paper Award (ICRA 2024)" without its year
+    if (recipient := _TRAILING_BRACKET.search(title)) and is_person_name(recipient.group(1)):
+        title = title[: recipient.start()]  # "Dissertation Award (Julia Neumann)": who received it
     return Award(title=clean_title(title), organization=clean_title(organization) or None, year=year)
 
 
