@@ -463,6 +463,20 @@ def test_a_card_of_paragraphs_is_one_record_and_dated_paragraphs_are_items_of_th
     assert len(_of(NewsItem, _read(news))) == 4
 
 
+def test_a_card_whose_fields_are_blocks_named_by_their_classes_is_one_record() -> None:
+    row = """<div class="views-row"><div class="views-field views-field-title"><a href="/p/{0}">{1}</a></div>
+    <div class="views-field views-field-field-position">{2}</div>
+    <div class="views-field views-field-field-email">{0} [at] example.edu</div></div>"""
+    html = "<h2>Graduate Students</h2><div class='view-content'>" + "".join(
+        row.format(*person) for person in [("maya", "Maya Lindqvist", "PhD Candidate"),
+                                           ("rohan", "Rohan Mehta", "PhD Student")]
+    ) + "</div>"
+    assert [(m.name, m.role) for m in _of(Member, _read(html))] == [
+        ("Maya Lindqvist", "PhD Candidate"),
+        ("Rohan Mehta", "PhD Student"),
+    ]
+
+
 def test_widget_sidebars_and_footers_written_as_divs_are_not_read() -> None:
     html = """<title>News | Dune Lab</title><div id="content"><h1>News</h1>
     <div class="post"><h2>Two papers accepted at ICASSP 2025</h2><p>Posted on March 3, 2025</p></div>

@@ -213,14 +213,23 @@ def _has_photo(box: Box) -> bool:
 
 
 def _parts_of_a_card(box: Box, group: Group, repeated: dict[tuple[str, str], int]) -> bool:
-    """Two or three paragraphs that make up one of a run of cards: a title paragraph over its
-    citation, a name over a role. The card is the record; its paragraphs are its lines. Dated
-    paragraphs are news items of their own."""
-    if group.signature != "p" or not 2 <= len(group.members) <= 3 or box.tag in _ITEM_TAGS:
+    """The parts of one of a run of cards: blocks whose classes name different fields of it, or
+    two or three paragraphs (a title over its citation, a name over a role). The card is the
+    record; its parts are its lines. Dated paragraphs are news items of their own."""
+    if box.tag in _ITEM_TAGS or box.parent is None or (signature(box.parent), signature(box)) not in repeated:
         return False
-    if box.parent is None or (signature(box.parent), signature(box)) not in repeated:
+    if _named_fields(group.members):
+        return True
+    if group.signature != "p" or not 2 <= len(group.members) <= 3:
         return False
     return not any(leading_date(line.text) for member in group.members for line in itertools.islice(member.lines(), 1))
+
+
+def _named_fields(members: list[Box]) -> bool:
+    """Siblings whose classes name different fields of one record ("views-field-title",
+    "views-field-position"): the fields of a card, not entries of a list."""
+    fields = [member.field for member in members if member.field]
+    return len(fields) >= 2 and len(set(fields)) == len(fields)
 
 
 def _is_container(box: Box, covered: dict[int, int]) -> bool:
