@@ -477,6 +477,17 @@ def test_a_card_whose_fields_are_blocks_named_by_their_classes_is_one_record() -
     ]
 
 
+def test_columns_that_each_open_with_a_section_heading_are_parts_of_the_page() -> None:
+    html = """<div class="row"><div class="col-md-8"><h2>Latest News</h2><ul>
+    <li>Mar 2025: Our paper was accepted to CVPR 2025.</li><li>Feb 2025: Welcome Jane Roe, our new postdoc.</li></ul>
+    <p>Older items are in the news archive, with press coverage.</p></div>
+    <div class="col-md-4"><h2>Honors</h2><ul><li>2025: ICRA Best Paper Award</li><li>2024: NSF CAREER Award</li></ul>
+    </div></div>"""
+    records = _read(html)
+    assert [n.date for n in _of(NewsItem, records)] == ["2025-03", "2025-02"]
+    assert [a.title for a in _of(Award, records)] == ["ICRA Best Paper Award", "NSF CAREER Award"]
+
+
 def test_widget_sidebars_and_footers_written_as_divs_are_not_read() -> None:
     html = """<title>News | Dune Lab</title><div id="content"><h1>News</h1>
     <div class="post"><h2>Two papers accepted at ICASSP 2025</h2><p>Posted on March 3, 2025</p></div>

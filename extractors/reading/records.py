@@ -139,9 +139,8 @@ def _groups_of(
     shapes = Counter(signature(child) for child in entries)
     for child in entries:
         own = sections.get(id(child), 0)
-        if own >= (1 if child.tag in _PART_TAGS or box.tag in ("body",) else 2) and not (
-            own == 1 and shapes[signature(child)] >= 2 and _headed_by_title(child)
-        ):
+        needed = 1 if child.tag in _PART_TAGS or box.tag in ("body",) or _opens_with_section(child) else 2
+        if own >= needed and not (own == 1 and shapes[signature(child)] >= 2 and _headed_by_title(child)):
             continue  # a block with sections of its own is a part of the page, not an entry
         by_shape.setdefault(signature(child), Group(box, signature(child))).members.append(child)
     groups = []
@@ -172,6 +171,13 @@ def _groups_of(
         if records:
             groups.append(group)
     return groups
+
+
+def _opens_with_section(box: Box) -> bool:
+    """A block whose first child is a heading naming a kind ("Latest News", "Honors"): a column
+    of the page, though it holds one section only."""
+    first = next((child for child in box.children if type(child) is Box), None)
+    return first is not None and first is box.children[0] and first.level > 0 and bool(heading_kind(first.text))
 
 
 def _headed_by_title(box: Box) -> bool:
