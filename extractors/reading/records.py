@@ -137,9 +137,10 @@ def _groups_of(
     by_shape: dict[str, Group] = {}
     entries = _entries_of(box)
     shapes = Counter(signature(child) for child in entries)
+    columns = _columns(entries)
     for child in entries:
         own = sections.get(id(child), 0)
-        needed = 1 if child.tag in _PART_TAGS or box.tag in ("body",) or _opens_with_section(child) else 2
+        needed = 1 if child.tag in _PART_TAGS or box.tag in ("body",) or id(child) in columns else 2
         if own >= needed and not (own == 1 and shapes[signature(child)] >= 2 and _headed_by_title(child)):
             continue  # a block with sections of its own is a part of the page, not an entry
         by_shape.setdefault(signature(child), Group(box, signature(child))).members.append(child)
@@ -173,11 +174,26 @@ def _groups_of(
     return groups
 
 
-def _opens_with_section(box: Box) -> bool:
-    """A block whose first child is a heading naming a kind ("Latest News", "Honors"): a column
-    of the page, though it holds one section only."""
+def _columns(entries: list[Box]) -> set[int]:
+    """Sibling blocks of one shape that each open with a heading naming a different kind ("Latest
+    News" beside "Honors"): columns of the page, though each holds one section only. Posts whose
+    titles happen to name a kind do not all do so, nor each a different one."""
+    by_shape: dict[str, list[Box]] = {}
+    for entry in entries:
+        by_shape.setdefault(signature(entry), []).append(entry)
+    found: set[int] = set()
+    for run in by_shape.values():
+        kinds = [_opening_kind(box) for box in run]
+        if len(run) >= 2 and all(kinds) and len(set(kinds)) == len(kinds):
+            found.update(id(box) for box in run)
+    return found
+
+
+def _opening_kind(box: Box) -> str | None:
     first = next((child for child in box.children if type(child) is Box), None)
-    return first is not None and first is box.children[0] and first.level > 0 and bool(heading_kind(first.text))
+    if first is None or first is not box.children[0] or not first.level:
+        return None
+    return heading_kind(first.text)
 
 
 def _headed_by_title(box: Box) -> bool:
