@@ -35,7 +35,7 @@ from extractors.data import authors_of
 from extractors.generic import node_text, records_from_markdown
 from extractors.jekyll_data import collection_records, news_from_post
 from extractors.markdown import front_matter_text, load_yaml, parse_front_matter, without_liquid
-from extractors.reading.dates import parse_date_text
+from extractors.reading.dates import SEASONS, parse_date_text
 from extractors.reading.roles import dedupe_roles
 from extractors.reading.vocabulary import heading_kind
 from watcher.records import Award, Document, NewsItem, Paper, Record, Role
@@ -173,7 +173,7 @@ def paragraphs(lines: Sequence[str]) -> list[str]:
 # ---------------------------------------------------------------- dated lines -> roles
 
 _MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]{0,6}\.?"
-_SEASON = r"(?:Spring|Summer|Fall|Autumn|Winter)"
+_SEASON = "(?:" + "|".join(season.capitalize() for season in SEASONS.split("|")) + ")"
 _DATE_WORD = rf"(?:\d{{4}}[/.\-]\d{{1,2}}|\d{{1,2}}[/.\-]\d{{4}}|(?:{_MONTH}|{_SEASON}),?\s+\d{{4}}|\d{{4}})"
 _END_WORD = rf"(?:{_DATE_WORD}|[Pp]resent|[Nn]ow|[Cc]urrent|[Tt]oday|[Oo]ngoing)"
 _RANGE = re.compile(rf"(?P<start>{_DATE_WORD})\s*(?:-{{1,2}}|–|—|to|until)\s*(?P<end>{_END_WORD})")

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import date
 
-__all__ = ["DATE", "DateRange", "day_first_where_written", "find_date", "find_range", "leading_date",
+__all__ = ["DATE", "SEASONS", "DateRange", "day_first_where_written", "find_date", "find_range", "leading_date",
            "parse_date_text"]
 
 _MONTH_NAMES = (
@@ -34,6 +34,8 @@ _MONTHS = {
     for name in names
 }
 _SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
+#: The seasons pages date by ("Fall 2025"), as a regex alternation in lower case.
+SEASONS = "|".join(_SEASONS)
 _ORD = r"(?:st|nd|rd|th)?"
 #: A weekday before a date: "Mon, 14 Oct 2024", "Monday, October 14, 2024".
 _WEEKDAY = r"(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday)?\.?,?\s+)?"
@@ -45,7 +47,7 @@ DATE = (
     rf"|{_WEEKDAY}(?P<d4>\d{{1,2}})(?:st|nd|rd|th|\.)?[\s-]+(?P<mon4>{_MONTH_NAMES})\.?,?[\s-]+(?P<y4>\d{{4}})"
     rf"|(?P<y11>\d{{4}})\s?年\s?(?P<m11>\d{{1,2}})\s?月(?:\s?(?P<d11>\d{{1,2}})\s?日)?"
     rf"|(?P<mon5>{_MONTH_NAMES})\.?\s*[-,]?\s*(?:(?P<y5>\d{{4}})|['’](?P<yy5>\d{{2}}))(?!\d)"
-    rf"|(?P<season>spring|summer|fall|autumn|winter)\s+(?P<y6>\d{{4}})"
+    rf"|(?P<season>{SEASONS})\s+(?P<y6>\d{{4}})"
     rf"|(?P<y7>\d{{4}})[-/.](?P<m7>\d{{1,2}})(?![\d.])"
     rf"|(?P<m8>\d{{1,2}})[-/.](?P<y8>\d{{4}})"
     rf"|(?P<m9>\d{{1,2}})/(?P<y9>\d{{2}})(?=\s*[\])：:|]|\s+[-–—])"

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from extractors.reading.context import Context, Reading, is_noise
-from extractors.reading.dates import find_range, parse_date_text
+from extractors.reading.dates import SEASONS, find_range, parse_date_text
 from extractors.reading.entries import Entry
 from extractors.reading.people import ROLE_WORDS
 from watcher.records import Record, Role
@@ -35,7 +35,7 @@ _SINGLE = re.compile(
     r"|,\s*(?P<c>[A-Za-z]{0,9}\.?\s?(?:19|20)\d\d)\s*$"
     # A year (or season) in a column of its own before the position: "2019 , PhD in Astrophysics,
     # X", "Summer 2023: Research Intern".
-    r"|^(?P<l>(?:(?:spring|summer|fall|autumn|winter)\s+)?(?:19|20)\d\d)\s*[,:]\s)",
+    rf"|^(?P<l>(?:(?:{SEASONS})\s+)?(?:19|20)\d\d)\s*[,:]\s)",
     re.I,
 )
 _WEB_ADDRESS = re.compile(r"\s*\((?:[\w-]+\.)+[a-z]{2,}\)")
