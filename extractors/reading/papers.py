@@ -32,12 +32,13 @@ _SENTENCE_BREAK = re.compile(
 )
 _URL = re.compile(r"https?://\S+")
 _NUMBERING = re.compile(r"^\s*(?:\[\s*[A-Za-z]?\d{1,4}\s*\]|\(?[A-Za-z]?\d{1,4}[.)])\s*")
-#: A status right before an italic journal: "Revise and resubmit at *X*", "Under review at *X*".
-_STATUS_BEFORE = re.compile(
-    r"(?P<status>(?:to appear|(?:conditionally )?accepted|forthcoming|under (?:review|revision|submission)"
-    r"|submitted|resubmitted|revise and resubmit|r&r|in press)(?: (?:at|in|to|for|with|by))?)\s*$",
-    re.I,
+#: Where a paper stands, as pages write it before the journal: "Revise and resubmit at X".
+_LEADING_STATUS_WORDS = (
+    r"to appear|(?:conditionally )?accepted|forthcoming|under (?:review|revision|submission)"
+    r"|submitted|resubmitted|revise and resubmit|r&r|in press"
 )
+#: A status right before an italic journal: "Revise and resubmit at *X*", "Under review at *X*".
+_STATUS_BEFORE = re.compile(rf"(?P<status>(?:{_LEADING_STATUS_WORDS})(?: (?:at|in|to|for|with|by))?)\s*$", re.I)
 _VENUE_PREFIX = re.compile(
     r"^(?:in|at|published in|proceedings of|presented at|(?P<status>to appear (?:in|at)"
     r"|(?:conditionally )?accepted (?:to|at|by|in|for publication in)|forthcoming (?:in|at)"
@@ -411,11 +412,7 @@ def publication_status(text: str | None) -> str | None:
 
 
 #: A status, then the journal it stands at: "Under review at X", "Submitted to X", "R&R at X".
-_STATUS_AT = re.compile(
-    r"(?:(?:conditionally )?accepted|forthcoming|under (?:review|revision|submission)|submitted|resubmitted"
-    r"|revise and resubmit|r&r|in press|to appear)\s+(?:at|in|to|for|with)\s+(?P<journal>\S.*)",
-    re.I,
-)
+_STATUS_AT = re.compile(rf"(?:{_LEADING_STATUS_WORDS})\s+(?:at|in|to|for|with)\s+(?P<journal>\S.*)", re.I)
 
 
 #: A label before a date: "Published: April 02, 2025", "Date: 2024-05-01".
