@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from extractors.reading.dates import leading_date
@@ -136,12 +136,14 @@ def _groups_of(
         return []  # a term and its descriptions (a role, then an office) are one entry
     by_shape: dict[str, Group] = {}
     entries = _entries_of(box)
-    shapes = Counter(signature(child) for child in entries)
-    columns = _columns(entries)
+    runs: dict[str, list[Box]] = {}
+    for child in entries:
+        runs.setdefault(signature(child), []).append(child)
+    columns = _columns(runs.values())
     for child in entries:
         own = sections.get(id(child), 0)
         needed = 1 if child.tag in _PART_TAGS or box.tag in ("body",) or id(child) in columns else 2
-        if own >= needed and not (own == 1 and shapes[signature(child)] >= 2 and _headed_by_title(child)):
+        if own >= needed and not (own == 1 and len(runs[signature(child)]) >= 2 and _headed_by_title(child)):
             continue  # a block with sections of its own is a part of the page, not an entry
         by_shape.setdefault(signature(child), Group(box, signature(child))).members.append(child)
     groups = []
@@ -174,37 +176,30 @@ def _groups_of(
     return groups
 
 
-def _columns(entries: list[Box]) -> set[int]:
+def _columns(runs: Iterable[list[Box]]) -> set[int]:
     """Sibling blocks of one shape that each open with a heading naming a different kind ("Latest
     News" beside "Honors"): columns of the page, though each holds one section only. Posts whose
     titles happen to name a kind do not all do so, nor each a different one."""
-    by_shape: dict[str, list[Box]] = {}
-    for entry in entries:
-        by_shape.setdefault(signature(entry), []).append(entry)
     found: set[int] = set()
-    for run in by_shape.values():
-        kinds = [_opening_kind(box) for box in run]
+    for run in runs:
+        kinds = [heading_kind(heading.text) if (heading := _opening_heading(box)) else None for box in run]
         if len(run) >= 2 and all(kinds) and len(set(kinds)) == len(kinds):
             found.update(id(box) for box in run)
     return found
 
 
-def _opening_kind(box: Box) -> str | None:
-    first = next((child for child in box.children if type(child) is Box), None)
-    if first is None or first is not box.children[0] or not first.level:
-        return None
-    return heading_kind(first.text)
+def _opening_heading(box: Box) -> Box | None:
+    """The heading a block opens with, if it opens with one."""
+    first = box.children[0] if box.children else None
+    return first if type(first) is Box and first.level else None
 
 
 def _headed_by_title(box: Box) -> bool:
     """A block that opens with its heading, one of a run of such blocks: a post titled "Three
     papers at ICASSP" among other posts is a post, though its title names a kind."""
-    first = next((child for child in box.children if type(child) is Box), None)
-    if first is None or not first.level or first is not box.children[0]:
-        return False
+    heading = _opening_heading(box)
     # A title says more than a section's name does ("Publications", "PhD Students", "News 2024").
-    words = first.text.split()
-    return len(words) >= 4 and not is_year_heading(first.text)
+    return heading is not None and len(heading.text.split()) >= 4 and not is_year_heading(heading.text)
 
 
 def _cells_are_cards(row: Box) -> bool:
