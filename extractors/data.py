@@ -399,14 +399,10 @@ def _paper(fields: _Fields, scope: _Scope) -> Paper | None:
 _PAPER_AWARD = ("award", "awards", "awardname", "honor", "honour", "prize")
 
 
-def _paper_awards(records: list[_Fields], scope: _Scope) -> list[Award]:
-    """Awards a publication list gives its papers in a field of their own ("award": "Best Paper")."""
-    awards: list[Award] = []
-    for fields in records:
-        texts = [fields.text((name,), words=20) for name in _PAPER_AWARD if isinstance(fields.by_key.get(name), str)]
-        if texts and (paper := _paper(fields, scope)) is not None and (award := paper_award(texts[0], paper)):
-            awards.append(award)
-    return awards
+def _paper_award(fields: _Fields, paper: Record) -> Award | None:
+    """The award a publication list gives a paper in a field of its own ("award": "Best Paper")."""
+    name = next((name for name in _PAPER_AWARD if isinstance(fields.by_key.get(name), str)), None)
+    return paper_award(fields.text((name,), words=20), paper) if name and isinstance(paper, Paper) else None
 
 
 def _venue_of_links(fields: _Fields) -> str:
@@ -708,9 +704,10 @@ class _Walker:
             if records:
                 self.report(scope, records, None, why, 0)
             return
-        found = [r for fields in records if (r := _read(kind, fields, scope)) is not None]
+        read = [(fields, r) for fields in records if (r := _read(kind, fields, scope)) is not None]
+        found = [record for _, record in read]
         if kind == "paper":
-            found += _paper_awards(records, scope)
+            found += [award for fields, paper in read if (award := _paper_award(fields, paper))]
         self.reading.records.extend(found)
         self.report(scope, records, kind, why, len(found))
 
