@@ -52,7 +52,7 @@ import yaml
 
 from extractors.base import Case, Extractor
 from extractors.bibtex import read_bibtex
-from extractors.markdown import markdown_to_text
+from extractors.markdown import front_matter_text, markdown_to_text
 from extractors.reading import ListReport
 from extractors.reading.awards import paper_award
 from extractors.reading.dates import find_range, leading_date, parse_date_text
@@ -653,6 +653,8 @@ class DataReading:
     truncated: list[str] = field(default_factory=list)
     #: Role codes and the words a theme shows for them ({"phd": "PhD Student"}), from a file of labels.
     role_labels: dict[str, str] = field(default_factory=dict)
+    #: People's names by the ids a people file keys them by ({"awadell": "Alex Wadell"}).
+    person_names: dict[str, str] = field(default_factory=dict)
 
 
 class _Walker:
@@ -911,10 +913,27 @@ def read_data_files(files: Mapping[str, str]) -> DataReading:
                 total.lists.append(ListReport(where=f"{path}:{where}", made_of="a person's profile", entries=1,
                                               kind="role", why="a person's name beside a position", records=1))
                 break
-    for _path, data in parsed:
+    for path, data in parsed:
         total.role_labels.update(code_labels(data))
+        if _PEOPLE_FILE.search(path):
+            total.person_names.update(names_by_id(data))
     total.records = first_per_key(with_role_labels(total.records, total.role_labels))
     return total
+
+
+#: A people file whose entries are keyed by the ids posts name them by (``{% person id %}``).
+_PEOPLE_FILE = re.compile(r"^_data/(?:people|members|team)\.ya?ml$")
+
+
+def names_by_id(data: Any) -> dict[str, str]:
+    """People's names by the keys a people file lists them under (``awadell: {display_name: …}``)."""
+    if not isinstance(data, Mapping):
+        return {}
+    return {
+        str(key): front_matter_text(name)
+        for key, person in data.items()
+        if isinstance(person, Mapping) and (name := person.get("display_name") or person.get("name"))
+    }
 
 
 _LABEL_KEYS = ("description", "label", "name", "title")

@@ -40,7 +40,7 @@ import frontmatter
 
 from extractors.base import Case, Extractor, with_shared_reading
 from extractors.data import DataReading, bundle_kinds, first_per_key, read_data, read_data_files, with_role_labels
-from extractors.markdown import front_matter_text, load_yaml, markdown_to_text, without_liquid
+from extractors.markdown import front_matter_text, markdown_to_text, without_liquid
 from extractors.reading import ListReport
 from watcher.records import Document, Member, NewsItem, Record
 from watcher.text import parse_date
@@ -151,7 +151,7 @@ class JekyllDataExtractor(Extractor):
             return [], DataReading()
         reading = read_data_files(doc.files)
         reading.records.extend(with_role_labels(collection_records(doc.files), reading.role_labels))
-        files = with_person_names(doc.files)
+        files = with_person_names(doc.files, reading.person_names)
         news = [
             item
             for path in sorted(files)
@@ -192,19 +192,12 @@ def page_records(files: Mapping[str, str]) -> list[Record]:
 #: A lab theme's tag for a member in a post or page: ``{% person awadell %}``, the person's id in
 #: the people data file.
 _PERSON_TAG = re.compile(r"\{%-?\s*person\s+([\w.-]+)\s*-?%\}")
-_PEOPLE_FILE = re.compile(r"^_data/(?:people|members|team)\.ya?ml$")
 
 
-def with_person_names(files: Mapping[str, str]) -> dict[str, str]:
+def with_person_names(files: Mapping[str, str], names: Mapping[str, str]) -> dict[str, str]:
     """The site's files with each person tag replaced by the name the people file gives that id
-    (dropped with the rest of the Liquid, the names would vanish from the news)."""
-    names: dict[str, str] = {}
-    for path in sorted(files):
-        data = load_yaml(files[path]) if _PEOPLE_FILE.match(path) else None
-        if isinstance(data, Mapping):
-            for key, person in data.items():
-                if isinstance(person, Mapping) and (name := person.get("display_name") or person.get("name")):
-                    names[str(key)] = front_matter_text(name)
+    (``DataReading.person_names``); dropped with the rest of the Liquid, the names would vanish
+    from the news."""
     if not names:
         return dict(files)
     return {
