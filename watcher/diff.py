@@ -789,8 +789,9 @@ def _only_spelled_out(short: str, long: str) -> bool:
     APAM department" and "PhD student in the Department of Applied Physics and Applied
     Mathematics", "Postdoc at MIT" and "Postdoc at Massachusetts Institute of Technology"."""
     short_words, long_words = short.split(), long.split()
-    acronyms = [w for w in set(short_words) - set(long_words) if w.isalpha() and 2 <= len(w) <= 8]
-    if not acronyms or len(acronyms) != len(set(short_words) - set(long_words)):
+    missing = set(short_words) - set(long_words)
+    acronyms = [w for w in missing if w.isalpha() and 2 <= len(w) <= 8]
+    if not acronyms or len(acronyms) != len(missing):
         return False
     spelled: set[int] = set()
     for acronym in acronyms:
@@ -818,6 +819,8 @@ def _initials_run(words: list[str], acronym: str) -> range | None:
         if letter == len(acronym):
             return range(start, index)
     return None
+
+
 #: A text this long is not made another by two letters.
 _TYPO_MIN_TEXT = 24
 
