@@ -121,15 +121,13 @@ def _echoes(added: list[Change]) -> list[Change]:
     page's "latest" list and on the news page): the first page's is told, the others dropped."""
     dropped: list[Change] = []
     for kind in {c.kind for c in added}:
-        told: list[Change] = []
+        told: list[StoredItem] = []
         for source_id in dict.fromkeys(c.source_id for c in added if c.kind == kind):
             page = [c for c in added if c.kind == kind and c.source_id == source_id]
-            if told:
-                echoed = {j for _i, j, _delta in pair_items([_stored(c, c.after) for c in told],
-                                                            [_stored(c, c.after) for c in page])}
-                dropped.extend(page[j] for j in sorted(echoed))
-                page = [c for j, c in enumerate(page) if j not in echoed]
-            told.extend(page)
+            stored = [_stored(c, c.after) for c in page]
+            echoed = {j for _i, j, _delta in pair_items(told, stored)} if told else set()
+            dropped.extend(page[j] for j in sorted(echoed))
+            told.extend(item for j, item in enumerate(stored) if j not in echoed)
     return dropped
 
 
