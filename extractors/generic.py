@@ -122,10 +122,14 @@ class GenericExtractor(Extractor):
 def _merge(first: list[Record], second: list[Record]) -> list[Record]:
     """The page's metadata records (``first``: COinS, schema.org), each with the fields it leaves
     empty filled from the page's own reading of the same item, then the page's other records."""
-    by_label = {(r.kind, _label(r)): r for r in second}
-    filled = [_filled(r, by_label.get((r.kind, _label(r)))) for r in first]
-    taken = {(r.kind, _label(r)) for r in first} | {r.key for r in first}
-    return filled + [r for r in second if r.key not in taken and (r.kind, _label(r)) not in taken]
+    first_labels = [(r.kind, _label(r)) for r in first]
+    second_labels = [(r.kind, _label(r)) for r in second]
+    by_label = dict(zip(second_labels, second, strict=True))
+    filled = [_filled(r, by_label.get(label)) for r, label in zip(first, first_labels, strict=True)]
+    taken = {*first_labels, *(r.key for r in first)}
+    return filled + [
+        r for r, label in zip(second, second_labels, strict=True) if r.key not in taken and label not in taken
+    ]
 
 
 def _label(record: Record) -> str:
