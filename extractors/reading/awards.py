@@ -97,8 +97,8 @@ def parse_award_line(line: str, link_texts: list[str] | tuple[str, ...] = ()) ->
         organization = _YEAR_WORD.sub("", organization).strip(" ,") or None
     if title.count("(") > title.count(")"):
         title += ")"  # "Best Paper Award (ICRA 2024)" without its year
-    if (recipient := _TRAILING_BRACKET.search(title)) and is_person_name(recipient.group(1)):
-        title = title[: recipient.start()]  # "Dissertation Award (Julia Neumann)": who received it
+    if (bracket := _TRAILING_BRACKET.search(title)) and is_person_name(bracket.group(1)):
+        title = title[: bracket.start()]  # "Dissertation Award (Julia Neumann)": who received it
     return Award(title=clean_title(title), organization=clean_title(organization) or None, year=year)
 
 

@@ -119,7 +119,7 @@ def _biography_role(lines: list[str], name: str) -> str:
     """The role a biography states of its person in its opening sentence, where the sentence
     names them by first name, surname or pronoun: "Manuel is a Postdoctoral Scientist at X"."""
     words = name.split()
-    called = {words[0], words[-1], name, "He", "She", "They"}
+    called = {words[0], words[-1], "He", "She", "They"}
     for line in lines:
         if clean_person_name(line) == name:
             continue  # the name with its degree ("Claire Ashworth, PhD"), not a sentence about them
