@@ -30,7 +30,7 @@ _TABLE: tuple[tuple[str, str, int], ...] = (
     ("arxiv", "extractors.arxiv:ArxivExtractor", 1),
     ("openalex", "extractors.openalex:OpenAlexExtractor", 1),
     ("orcid", "extractors.orcid:OrcidExtractor", 1),
-    ("academicpages", "extractors.academicpages:AcademicPagesExtractor", 5),
+    ("academicpages", "extractors.academicpages:AcademicPagesExtractor", 6),
     ("hugo-blox", "extractors.hugo_blox:HugoBloxExtractor", 5),
     ("alfolio", "extractors.alfolio:AlfolioExtractor", 6),
     ("bibtex", "extractors.bibtex:BibtexExtractor", 1),

@@ -36,6 +36,7 @@ from extractors.generic import node_text, records_from_markdown
 from extractors.jekyll_data import collection_records, news_from_post
 from extractors.markdown import front_matter_text, load_yaml, parse_front_matter, without_liquid
 from extractors.reading.dates import SEASONS, parse_date_text
+from extractors.reading.papers import status_stated, with_status
 from extractors.reading.roles import dedupe_roles
 from extractors.reading.vocabulary import heading_kind
 from watcher.records import Award, Document, NewsItem, Paper, Record, Role
@@ -469,7 +470,7 @@ _INITIALS = re.compile(r"^(?:[A-Z][a-z]?\.?\s*-?){1,4}$")
 
 def citation_authors(citation: str) -> tuple[str, ...]:
     """Author names from an APA-like citation ("Doe, J. A., Roe, B., & Poe, C. (2020). Title.")."""
-    match = _CITATION_AUTHORS.match(clean_text(citation.replace("&amp;", "&")))
+    match = _CITATION_AUTHORS.match(strip_markdown(citation.replace("&amp;", "&")))
     if not match:
         return ()
     parts = [p.strip() for p in re.split(r",\s*|\s+&\s+|\s+and\s+", match.group("authors")) if p.strip()]
@@ -498,12 +499,21 @@ def publication_paper(meta: Mapping[str, Any]) -> Paper | None:
     return Paper(
         title=title,
         authors=citation_authors(citation) or authors_of(meta.get("authors") or meta.get("author")),
-        venue=clean_text(strip_markdown(front_matter_text(meta.get("venue")))) or None,
+        venue=_venue(strip_markdown(front_matter_text(meta.get("venue"))), strip_markdown(citation)),
         year=parse_year(front_matter_text(meta.get("date"))) or parse_year(front_matter_text(meta.get("year"))),
         url=url,
         doi=doi,
         arxiv=find_arxiv(url) or find_arxiv(citation),
     )
+
+
+def _venue(venue: str, citation: str) -> str | None:
+    """The venue field, with the status only the citation states ("*Journal of X*. In press."):
+    "In press" -> published is the news."""
+    status = status_stated(citation)
+    if not venue or not status or status.lower() in venue.lower():
+        return venue or None
+    return with_status(venue, status)
 
 
 # ---------------------------------------------------------------- rendered HTML

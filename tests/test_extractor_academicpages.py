@@ -12,6 +12,7 @@ from extractors.academicpages import (
     citation_authors,
     markdown_sections,
     parse_role_line,
+    publication_paper,
     read_sections,
     take_dates,
 )
@@ -97,6 +98,17 @@ def test_apa_citation_authors() -> None:
     )
     assert citation_authors("Doe J., B. Roe. (2021). A title.") == ("J. Doe", "B. Roe")
     assert citation_authors("no year here") == ()
+    # The owner set in bold in a Vancouver-style citation is a name like the others.
+    assert citation_authors("Lund T, <b>Okafor M</b> (2025). A title.") == ("T. Lund", "M. Okafor")
+
+
+def test_a_status_only_the_citation_states_stays_with_the_venue() -> None:
+    citation = 'Lund T, <b>Okafor M</b> (2025). "Tidal mixing." <i>Estuarine Letters</i>. In Press. <a>Preprint</a>'
+    paper = publication_paper({"title": "Tidal mixing", "venue": "Estuarine Letters", "citation": citation})
+    assert paper is not None and paper.venue == "Estuarine Letters, In Press"
+    published = citation.replace("In Press.", "12:e0042-25.")
+    paper = publication_paper({"title": "Tidal mixing", "venue": "Estuarine Letters", "citation": published})
+    assert paper is not None and paper.venue == "Estuarine Letters"
 
 
 def test_dated_list_wins_over_biography_roles() -> None:

@@ -21,7 +21,7 @@ from extractors.reading.tree import Span
 from watcher.records import Paper
 from watcher.text import AsciiFolded, clean_text, clean_title, find_arxiv, find_doi, parse_year
 
-__all__ = ["author_names", "is_venue", "publication_status", "read_paper", "with_status"]
+__all__ = ["author_names", "is_venue", "publication_status", "read_paper", "status_stated", "with_status"]
 
 _QUOTED = re.compile(r"[\"“”«]([^\"“”«»]{8,300})[\"“”»]")
 #: Where a citation's sentence ends: before a capital, "with", "in", a status, or a venue that
@@ -417,6 +417,12 @@ _STATUS_AT = re.compile(rf"(?:{_LEADING_STATUS_WORDS})\s+(?:at|in|to|for|with)\s
 
 #: A label before a date: "Published: April 02, 2025", "Date: 2024-05-01".
 _DATE_LABEL = re.compile(r"^(?:published|posted|date|dated|updated|presented|released|online)\s?:\s*", re.I)
+
+
+def status_stated(citation: str) -> str | None:
+    """The status a whole citation states after its journal: "... *Journal of X*. In press." -> "In press"."""
+    match = _STATUS.search(citation)
+    return match.group(0) if match else None
 
 
 def with_status(venue: str, status: str | None) -> str:
