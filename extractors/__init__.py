@@ -31,15 +31,15 @@ _TABLE: tuple[tuple[str, str, int], ...] = (
     ("openalex", "extractors.openalex:OpenAlexExtractor", 1),
     ("orcid", "extractors.orcid:OrcidExtractor", 1),
     ("academicpages", "extractors.academicpages:AcademicPagesExtractor", 6),
-    ("hugo-blox", "extractors.hugo_blox:HugoBloxExtractor", 5),
-    ("alfolio", "extractors.alfolio:AlfolioExtractor", 6),
+    ("hugo-blox", "extractors.hugo_blox:HugoBloxExtractor", 6),
+    ("alfolio", "extractors.alfolio:AlfolioExtractor", 7),
     ("bibtex", "extractors.bibtex:BibtexExtractor", 1),
-    ("jekyll-data", "extractors.jekyll_data:JekyllDataExtractor", 6),
-    ("data", "extractors.data:DataExtractor", 5),
-    ("barron", "extractors.barron:BarronExtractor", 2),
-    ("profile", "extractors.profile:ProfileExtractor", 5),
-    ("cv", "extractors.cv:CvExtractor", 6),
-    ("generic", "extractors.generic:GenericExtractor", 8),
+    ("jekyll-data", "extractors.jekyll_data:JekyllDataExtractor", 7),
+    ("data", "extractors.data:DataExtractor", 6),
+    ("barron", "extractors.barron:BarronExtractor", 3),
+    ("profile", "extractors.profile:ProfileExtractor", 6),
+    ("cv", "extractors.cv:CvExtractor", 7),
+    ("generic", "extractors.generic:GenericExtractor", 9),
 )
 
 VERSIONS: Mapping[str, int] = MappingProxyType({name: version for name, _, version in _TABLE})

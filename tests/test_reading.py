@@ -115,6 +115,15 @@ def test_the_owner_s_name_with_a_degree_is_not_their_position() -> None:
     ]
 
 
+def test_a_list_of_affiliated_units_is_not_the_owner_s_position() -> None:
+    html = """<p>I am an Associate Professor in the Physics Department at the University of Nowhere.</p>
+    <p>In addition to my appointment, I have the following affiliations:</p>
+    <ul><li><a href="/a">Graduate Program in Biophysics</a></li><li><a href="/b">Institute for Soft Matter</a></li>
+    <li><a href="/c">Center for Quantum Things (CQT)</a></li></ul><p>In my free time I play chess.</p>"""
+    roles = _of(Role, _read(html))
+    assert [r.title for r in roles] == ["Associate Professor"]
+
+
 def test_minified_links_and_badges_stay_apart_and_hidden_headings_are_not_read() -> None:
     html = """<div><a href="/">Home</a><a href="/p">People</a><a href="/n">News</a></div>
     <h2 class="element-invisible">Search form</h2><h2>News</h2><ul>

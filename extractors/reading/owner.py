@@ -36,6 +36,21 @@ def _looks_like_org(text: str) -> bool:
     return bool(ORG_WORDS.search(text))
 
 
+#: The head noun of a unit, not of a position: "Graduate Program in Biophysics", "Institute for X".
+_UNIT_NOUNS = frozenset((
+    "program", "programme", "institute", "center", "centre", "department", "school", "laboratory", "lab", "group",
+    "division", "college", "university", "initiative", "consortium", "society", "academy", "council", "foundation",
+    "hospital", "clinic", "museum",
+))
+_HEAD_END = re.compile(r"\s+(?:in|of|for|on|at)\s+")
+
+
+def _names_a_unit(text: str) -> bool:
+    """Whether a line names a unit rather than a position: its head, before "in/of/for", ends in a
+    unit's noun ("Graduate Program in Biophysics"; but "Director of the Center for X" is a position)."""
+    words = _HEAD_END.split(text, maxsplit=1)[0].split()
+    return bool(words) and words[-1].lower().strip(".,;:") in _UNIT_NOUNS
+
 
 # A full stop after a title or an initial ("Prof. Jane Doe", "J. Doe") ends no sentence.
 _SENTENCE_SPLIT = re.compile(
@@ -154,8 +169,9 @@ def read_header_roles(lines: Sequence[str]) -> list[Role]:
             continue
         if _SENTENCE_END.search(line) and not _DEGREE_END.search(line):
             continue
-        if is_person_name(line):
-            continue  # the owner's name with their degree ("Rosalind Achterberg, PhD")
+        if is_person_name(line) or _names_a_unit(line):
+            continue  # the owner's name with their degree ("Rosalind Achterberg, PhD"), or a unit
+
         after = [x for x in lines[i + 1 : i + 4] if not _HEADER_SKIP.search(x) and len(x.split()) <= 8]
         organization = None
         if ", " in line and not _ROLE_WORDS.search(line.split(", ", 1)[1]):
@@ -187,7 +203,7 @@ def read_tagline_roles(lines: Sequence[str]) -> list[Role]:
         if len(line.split()) > 14 or _HEADER_SKIP.search(line) or _TAGLINE_VERB.search(line):
             continue
         match = _TAGLINE.match(line)
-        if match is None or not _ROLE_WORDS.match(match.group("title")):
+        if match is None or not _ROLE_WORDS.match(match.group("title")) or _names_a_unit(match.group("title")):
             continue
         roles.append(Role(title=clean_title(match.group("title")), organization=clean_title(match.group("org"))))
     return roles
