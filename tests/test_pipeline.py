@@ -517,6 +517,54 @@ def test_a_restyled_publication_list_is_recorded_silently_with_one_operator_aler
     assert len(alerts()) == 1
 
 
+PEOPLE_IN_PROSE = """<html><body><h1>Soil Microbes Lab</h1><h2>People</h2>
+<p>The lab is led by Professor Ines Varga. Current members are Tomas Reyes (postdoc), Mina Oduya and Lin Wu
+(PhD students), and Jonas Feld (MSc student), with help from many undergraduates.</p></body></html>"""
+
+
+def people_cards(people: Sequence[tuple[str, str]]) -> str:
+    cards = "".join(f'<div class="card"><img src="p.jpg"><h3>{n}</h3><p>{r}</p></div>' for n, r in people)
+    return f'<html><body><h1>Soil Microbes Lab</h1><h2>People</h2><div class="grid">{cards}</div></body></html>'
+
+
+def test_a_people_list_the_reader_learns_to_see_adds_only_the_people_new_on_the_page(
+    database: Database, static_site: tuple[StaticSite, str]
+) -> None:
+    """A redesign turns names in prose into cards: the people were on the page before, so they are
+    read anew, not added; only the one person the page did not name before is news."""
+    from watcher.config import ChannelConfig
+    from watcher.notify import build_notifiers
+    from watcher.store.models import Delivery
+
+    site, base = static_site
+    site.set("/", Page(PEOPLE_IN_PROSE))
+    clock = Clock()
+    source_id = add_ada(database, base, clock)
+    channel = ChannelConfig(type="webhook", options={"url": "http://127.0.0.1:9/hook", "secret_env": "WH_SECRET"})
+    notifiers = build_notifiers([channel], {"WH_SECRET": "whsec_" + "MDEyMzQ1Njc4OWFiY2RlZg=="})
+    run_check(database, source_id, clock, notifiers=notifiers)
+    people = [("Ines Varga", "Principal Investigator"), ("Tomas Reyes", "Postdoctoral Researcher"),
+              ("Mina Oduya", "PhD Student"), ("Lin Wu", "PhD Student"), ("Jonas Feld", "MSc Student")]
+    site.set("/", Page(people_cards([*people, ("Aiko Brandt", "PhD Student")])))
+    clock.tick(hours=12)
+    outcome = run_check(database, source_id, clock, notifiers=notifiers)
+    assert outcome.changes == 1
+    with database.session() as session:
+        told = [(c.kind, c.change, (c.after or {}).get("name")) for c in session.scalars(select(Change))]
+        assert told == [("member", "added", "Aiko Brandt")]
+        members = session.scalars(select(Item).where(Item.kind == "member", Item.removed_at.is_(None))).all()
+        assert len(members) == 6  # stored all the same: the next edit is diffed against them
+        payloads = [d.payload or {} for d in session.scalars(select(Delivery))]
+        alerts = [p["reason"] for p in payloads if p.get("reason")]
+        assert alerts == ["read anew: 5 members already on the page last time"]
+        source = session.get(Source, source_id)
+        assert source is not None and source.last_status == "changed"
+    # The next real change is told as usual.
+    site.set("/", Page(people_cards([*people[:-1], ("Jonas Feld", "Alumni"), ("Aiko Brandt", "PhD Student")])))
+    clock.tick(hours=12)
+    assert run_check(database, source_id, clock).changes == 1
+
+
 def check_with(database: Database, source_id: int, clock: Clock, config: object) -> CheckOutcome:
     clock.tick(hours=12)
     return run_check(database, source_id, clock, config=config)

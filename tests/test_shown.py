@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from watcher.diff import DiffResult, ItemChange
 from watcher.records import Document
-from watcher.shown import keep_shown_items, shown_text
+from watcher.shown import keep_shown_items, shown_text, without_read_anew
 
 
 def _removed(kind: str, **fields: str) -> ItemChange:
@@ -41,3 +41,21 @@ def test_only_removals_of_long_enough_labels_still_shown_are_kept() -> None:
     ]
     assert kept == {("paper", "paper:x")}
     assert result.unchanged == 4
+
+
+def _added(kind: str, **fields: str) -> ItemChange:
+    return ItemChange(change="added", kind=kind, key=f"{kind}:{sorted(fields.values())}", after=fields)
+
+
+def test_several_additions_the_page_showed_before_are_a_list_read_anew() -> None:
+    shown_before = " members are ana lima bo chen and cara diaz with dev rao our paper tidal nets for estuary mapping "
+    people = [_added("member", name=n) for n in ("Ana Lima", "Bo Chen", "Cara Diaz", "Eli Moss")]
+    paper = _added("paper", title="Tidal Nets for Estuary Mapping")
+    result = without_read_anew(DiffResult(changes=(*people, paper), suspect=None, unchanged=0), shown_before)
+    # Three members the page named before are read anew; the new one and the lone paper are told.
+    assert [c.after for c in result.changes] == [{"name": "Eli Moss"}, {"title": "Tidal Nets for Estuary Mapping"}]
+    assert result.unchanged == 3
+    assert result.reformatted == "read anew: 3 members already on the page last time"
+    # Two are not enough: a news line may name people before the list does.
+    pair = DiffResult(changes=tuple(people[:2]), suspect=None, unchanged=0)
+    assert without_read_anew(pair, shown_before) is pair

@@ -29,7 +29,7 @@ from extractors import version_of
 from watcher.apis import ApiSettings, api_settings, is_api_spec
 from watcher.budget import ReadSettings, bound_document
 from watcher.errors import ExtractionError, FetchError, WatcherError
-from watcher.fetch import Fetcher, FetchSettings, HostGate
+from watcher.fetch import Fetcher, FetchSettings, HostGate, decode_body
 from watcher.records import Document, Record, record_fields
 from watcher.shards import host_of
 from watcher.sites import reconcile_moves
@@ -713,7 +713,7 @@ def _apply_extraction(
     # Imported here, with the rest of the extraction stack (see _load_extraction): a re-check
     # answered only by 304s never needs it. Its pairing imports numpy and rapidfuzz itself.
     from watcher.diff import DiffResult, StoredItem, diff_items
-    from watcher.shown import keep_shown_items, removals_to_check, shown_text
+    from watcher.shown import additions_to_check, keep_shown_items, removals_to_check, shown_text, without_read_anew
 
     now = services.now()
     source = session.get(Source, view.id)
@@ -750,6 +750,8 @@ def _apply_extraction(
     if not rebaseline and removals_to_check(result):
         page, _cut = bound_document(to_document(view.url, fetched), services.read)
         result, kept = keep_shown_items(result, shown_text(page))
+    if not rebaseline and fetched.files is None and additions_to_check(result):
+        result = without_read_anew(result, _previous_shown(session, view.url, state, fetched))
     status = "baseline" if rebaseline else ("changed" if result.changes else "unchanged")
     row = _read_snapshot_row(source.id, fetched, extraction, status, len(records), started, now)
     snapshot_id = record_snapshot(session, row, fetched)
@@ -790,6 +792,17 @@ def _apply_extraction(
         warning=_partial(extraction),
         duration_ms=_elapsed_ms(started),
     )
+
+
+def _previous_shown(session: Session, url: str, state: Mapping[str, Any], fetched: Fetched) -> str:
+    """The words the page showed at its last reading (``shown_text``), or nothing if its body is gone."""
+    from watcher.shown import shown_text
+
+    body = load_body(session, state.get("hash"))
+    if not body:
+        return ""
+    text = decode_body(body, fetched.content_type)
+    return shown_text(Document(url=url, text=text, content_type=fetched.content_type))
 
 
 def _reconcile_person(

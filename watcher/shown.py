@@ -10,11 +10,18 @@ really drops it later, that check reports the removal.
 Only labels long enough to be the item's own are looked for (a four-word title, a six-word
 news text); members and roles are left to the diff, since a name or a job title also stands
 in author lists and biographies that outlive the person's entry.
+
+Additions get the mirror check. When a check would report several items of one kind as added
+whose words the page already showed last time (a redesign turned a people list the reader
+could not follow into cards it can), the page did not gain them: the reader learned to see
+them. Those items are stored silently and the operator is told once, as for a reformat. A
+lone addition is left alone, since a news line may name a paper or a person before the list does.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 
 from selectolax.lexbor import LexborHTMLParser
 
@@ -22,10 +29,14 @@ from watcher.diff import DiffResult, ItemChange
 from watcher.records import Document
 from watcher.text import normalise_key, without_html_comments
 
-__all__ = ["keep_shown_items", "removals_to_check", "shown_text"]
+__all__ = ["additions_to_check", "keep_shown_items", "removals_to_check", "shown_text", "without_read_anew"]
 
 #: The field that holds each kind's words, and how many words make it the item's own.
 _LABELS = {"paper": ("title", 4), "award": ("title", 4), "news": ("text", 6)}
+#: For additions, a member's full name is theirs too: their entry is what a redesign re-renders.
+_ADDED_LABELS = {**_LABELS, "member": ("name", 2)}
+#: How many additions of one kind, already shown before, make a list read anew.
+_READ_ANEW = 3
 _UNSHOWN = ["script", "style", "template"]
 
 
@@ -50,6 +61,12 @@ def _label(change: ItemChange) -> str | None:
     return label if len(label.split()) >= words > 0 else None
 
 
+def _added_label(change: ItemChange) -> str | None:
+    field, words = _ADDED_LABELS.get(change.kind, ("", 0))
+    label = normalise_key(str((change.after or {}).get(field) or "")) if field else ""
+    return label if len(label.split()) >= words > 0 else None
+
+
 def removals_to_check(result: DiffResult) -> bool:
     """Whether ``result`` reports a removal this module would look for on the page."""
     return any(c.change == "removed" and _label(c) for c in result.changes)
@@ -69,3 +86,30 @@ def keep_shown_items(result: DiffResult, shown: str) -> tuple[DiffResult, set[tu
     if not kept:
         return result, kept
     return dataclasses.replace(result, changes=tuple(changes), unchanged=result.unchanged + len(kept)), kept
+
+
+def additions_to_check(result: DiffResult) -> bool:
+    """Whether ``result`` adds enough items of one kind to look for them on the previous page."""
+    counts = Counter(c.kind for c in result.changes if c.change == "added" and _added_label(c))
+    return any(n >= _READ_ANEW for n in counts.values())
+
+
+def without_read_anew(result: DiffResult, shown_before: str) -> DiffResult:
+    """``result`` without the additions that the previous page (``shown_before``, its
+    ``shown_text``) already showed, when at least ``_READ_ANEW`` of one kind did: a list read anew.
+    Its ``reformatted`` says so, for the operator."""
+    shown = [
+        c for c in result.changes
+        if c.change == "added" and (label := _added_label(c)) and f" {label} " in shown_before
+    ]
+    counts = Counter(c.kind for c in shown)
+    dropped = {id(c) for c in shown if counts[c.kind] >= _READ_ANEW}
+    if not dropped:
+        return result
+    reasons = [f"read anew: {n} {kind}s already on the page last time" for kind, n in counts.items() if n >= _READ_ANEW]
+    return dataclasses.replace(
+        result,
+        changes=tuple(c for c in result.changes if id(c) not in dropped),
+        unchanged=result.unchanged + len(dropped),
+        reformatted="; ".join(filter(None, [result.reformatted, *reasons])),
+    )
