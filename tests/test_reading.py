@@ -124,6 +124,15 @@ def test_a_list_of_affiliated_units_is_not_the_owner_s_position() -> None:
     assert [r.title for r in roles] == ["Associate Professor"]
 
 
+def test_a_line_leading_into_grants_heads_the_list_under_it_only() -> None:
+    html = """<p>I am an Assistant Professor of Geology at Pine University.<br>
+    My research is supported by
+    <ul><li>the Pine University Faculty Fund</li><li>NSF CAREER grant 2291100, "Rivers Under Ice"</li>
+    <li>a Sloan Research Fellowship</li></ul><br>In Spring 2025 I taught Glaciology (2025).</p>"""
+    # The faculty fund names no award; the prose after the list is not part of it.
+    assert [a.title for a in _of(Award, _read(html))] == ["NSF CAREER grant 2291100", "Sloan Research Fellowship"]
+
+
 def test_minified_links_and_badges_stay_apart_and_hidden_headings_are_not_read() -> None:
     html = """<div><a href="/">Home</a><a href="/p">People</a><a href="/n">News</a></div>
     <h2 class="element-invisible">Search form</h2><h2>News</h2><ul>

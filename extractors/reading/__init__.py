@@ -42,6 +42,7 @@ from extractors.reading.tree import (
 )
 from extractors.reading.vocabulary import (
     heading_kind,
+    is_funding_lead,
     is_intro_heading,
     is_loose_news_heading,
     is_unlisted_heading,
@@ -229,6 +230,9 @@ def _lists(section: Section) -> Iterator[tuple[str, list[Entry], Context, list[l
             lines.append(item.line)
     if lines:
         order.append(("lines", lines))
+    if is_funding_lead(section.heading):
+        # A line leading into grants heads only the list right under it, not the prose after it.
+        order = [next((part for part in order if part[0] == "group"), ("lines", []))]
     for what, value in order:
         if what == "group":
             group, placed = by_group[value]  # type: ignore[index]
@@ -387,7 +391,10 @@ def _context(section: Section) -> Context:
                     group = heading
                 kind = found
                 # The page's title names what the page lists less surely than a heading on it does.
-                loose = found is not None and (is_loose_news_heading(heading) or current.parent is None)
+                # A line leading into grants ("I am supported by") names no award as surely.
+                loose = found is not None and (
+                    is_loose_news_heading(heading) or is_funding_lead(heading) or current.parent is None
+                )
         current = current.parent
     return Context(section.path, kind, group, date, alumni, loose)
 

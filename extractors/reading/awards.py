@@ -99,9 +99,11 @@ def parse_award_line(line: str, link_texts: list[str] | tuple[str, ...] = ()) ->
         title += ")"  # "Best Paper Award (ICRA 2024)" without its year
     if (bracket := _TRAILING_BRACKET.search(title)) and is_person_name(bracket.group(1)):
         title = title[: bracket.start()]  # "Dissertation Award (Julia Neumann)": who received it
+    title = _ARTICLE.sub("", title)  # "a Sloan Research Fellowship" in a list after "supported by"
     return Award(title=clean_title(title), organization=clean_title(organization) or None, year=year)
 
 
+_ARTICLE = re.compile(r"^(?:a|an|the)\s+(?=\S)")
 #: How a paper's award note opens: "This paper received the Best Paper Award at X".
 _RECEIVED = re.compile(
     r"^(?:this (?:paper|work|article)\s+)?(?:received|won|was awarded|got)\s+(?:the\s+|an?\s+)?", re.I

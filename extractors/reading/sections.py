@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from extractors.reading.names import is_person_name
 from extractors.reading.records import Group
 from extractors.reading.tree import Box, Line
-from extractors.reading.vocabulary import heading_kind, hint_kind, is_unlisted_heading, is_year_heading
+from extractors.reading.vocabulary import heading_kind, hint_kind, is_funding_lead, is_unlisted_heading, is_year_heading
 
 __all__ = ["Placed", "Section", "segment"]
 
@@ -178,6 +178,8 @@ def _is_heading_line(line: Line) -> bool:
     text = line.text
     if len(text) > 60 or len(text.split()) > 8 or _SENTENCE_END.search(text):
         return False
+    if is_funding_lead(text):
+        return True  # "I am supported by", then the grants
     bold = sum(len(s.text) for s in line.spans if s.kind == "bold")
     if bold >= 0.9 * len(text) and not any(s.kind == "link" for s in line.spans):
         return True

@@ -14,6 +14,7 @@ __all__ = [
     "KIND_OF_WORDS",
     "heading_kind",
     "hint_kind",
+    "is_funding_lead",
     "is_intro_heading",
     "is_loose_news_heading",
     "is_unlisted_heading",
@@ -65,11 +66,26 @@ _HINT_PATTERNS = tuple(
 )
 
 
+#: A line that leads into a list of what pays for the work: "I am supported by", "Our research is
+#: funded by:", "With funding from".
+_FUNDING_LEAD = re.compile(
+    r"\b(?:(?:supported|funded|sponsored|financed) by|(?:funding|support) (?:from|by|provided by))\s*:?$", re.I
+)
+
+
+def is_funding_lead(line: str) -> bool:
+    """A short line that ends by leading into the grants that follow ("I am supported by")."""
+    text = clean_text(line).strip(" #*")
+    return len(text.split()) <= 8 and _FUNDING_LEAD.search(text) is not None
+
+
 def heading_kind(heading: str) -> str | None:
     """The kind of item a heading announces ("Selected Publications" -> "paper"), or None."""
     text = clean_text(heading).strip(" :#*")
     if not text or len(text) > 60 or len(text.split()) > 8:
         return None
+    if is_funding_lead(text):
+        return "award"  # before "work" in "This work is funded by" names positions
     head = _head_phrase(text)
     # The last kind word of the head phrase names it: "Student Awards" are awards, "Research
     # Assistants" people.
