@@ -1024,8 +1024,20 @@ def _page_path(doc: Document) -> str:
     return name if _DATA_FILE.search(name) else f"{name or 'page'}.json"
 
 
-#: A dated post beside the data (a Hugo or Eleventy site's news): ``content/news/2024-10-07-x.md``.
-_POST = re.compile(r"^(?:content|src)/(?:news|posts?|blog)/(?:[^/]+/)*[^/_][^/]*\.md$")
+#: A dated post beside the data (a Hugo or Eleventy site's news): ``content/news/2024-10-07-x.md``,
+#: or an Astro content collection's ``src/content/news/x.md``.
+_POST = re.compile(r"^(?:src/content|content|src)/(?:news|posts?|blog)/(?:[^/]+/)*[^/_][^/]*\.mdx?$")
+#: A content collection: one Markdown file per entry in a folder named for its kind, the entry in
+#: its front matter (``src/content/people/jdoe.md`` with ``name:`` and ``role:``).
+_COLLECTION = re.compile(r"^(?:src/content|content|src)/(?P<name>[^/_][^/]*)/(?:[^/]+/)?[^/_][^/]*\.mdx?$")
+
+
+def _collection_of(path: str) -> str | None:
+    """The collection a content file is an entry of (news has its own reader: ``_POST``)."""
+    match = _COLLECTION.match(path)
+    if match is None or _POST.match(path):
+        return None
+    return match["name"] if _announced(match["name"]) in ("member", "paper", "award", "role") else None
 
 
 def _posts(files: Mapping[str, str]) -> list[NewsItem]:
@@ -1043,12 +1055,15 @@ class DataExtractor(Extractor):
     url_patterns = (r"\.(?:json|ya?ml|toml)(?:$|[?#])",)
 
     def wants_path(self, path: str) -> bool:
-        return is_data_path(path) or _POST.match(path) is not None
+        return is_data_path(path) or _POST.match(path) is not None or _collection_of(path) is not None
 
     def detect(self, doc: Document) -> str | None:
         if doc.is_bundle:
             kinds = bundle_kinds(doc.files)
-            return f"data files with {', '.join(sorted(kinds))}" if kinds else None
+            if kinds:
+                return f"data files with {', '.join(sorted(kinds))}"
+            collections = sorted({name for path in doc.files if (name := _collection_of(path))})
+            return f"content collections ({', '.join(collections)})" if collections else None
         if _json_page(doc):
             return f"a JSON page ({doc.content_type})"
         return None
@@ -1062,8 +1077,12 @@ class DataExtractor(Extractor):
     @staticmethod
     def _read(doc: Document) -> DataReading:
         if doc.is_bundle:
+            from extractors.jekyll_data import collection_records
+
             reading = read_data_files(doc.files)
             reading.records.extend(_posts(doc.files))
+            reading.records.extend(collection_records(doc.files, _collection_of))
+            reading.records = first_per_key(reading.records)
             return reading
         if not doc.text.strip():
             return DataReading()
@@ -1096,6 +1115,12 @@ CASES: Sequence[Case] = (
         notes="client-rendered lab site: src/data JSON with people in current/past groups, publications "
         "grouped by year (a paper's award field an award, a false one nothing), news with HTML; a TOML "
         "awards file; config and package files ignored",
+    ),
+    Case(
+        fixture="data/astro_collections",
+        url="github:ferro-lab/ferro-lab.github.io",
+        notes="an Astro site: people as one Markdown file each under src/content/people (front matter "
+        "name, role, alumni status and where they went), news as .md/.mdx entries, publications in YAML",
     ),
     Case(
         fixture="data/hugo_toml",
