@@ -133,6 +133,24 @@ def test_a_line_leading_into_grants_heads_the_list_under_it_only() -> None:
     assert [a.title for a in _of(Award, _read(html))] == ["NSF CAREER grant 2291100", "Sloan Research Fellowship"]
 
 
+def test_posts_dated_in_their_own_footer_are_news_but_the_page_footer_is_not_read() -> None:
+    post = """<article class="post"><header><h2>{title}</h2></header><p>{summary}</p>
+    <footer><span title="{iso}">{date}</span>&nbsp;·&nbsp;2 min&nbsp;·&nbsp;Ruth Abebe</footer></article>"""
+    posts = [
+        ("Welcome Dr. Tomas Reyes", "Tomas joins us as a postdoctoral researcher after his PhD at Lund.",
+         "2025-02-03", "February 3, 2025"),
+        ("Grant from the Energy Agency", "Our project on grid storage will run for four years.",
+         "2024-11-20", "November 20, 2024"),
+        ("Best poster at PowerTech", "Sara won the best poster prize in Belgrade. Congratulations!",
+         "2024-06-14", "June 14, 2024"),
+    ]
+    html = "<main>" + "".join(post.format(title=t, summary=s, iso=i, date=d) for t, s, i, d in posts) + "</main>"
+    html += "<footer><p>Updated March 1, 2025 · Powered by Hugo</p></footer>"
+    records = _read(html)
+    assert [(n.date, n.text) for n in _of(NewsItem, records)] == [(i, t) for t, _s, i, _d in posts]
+    assert _of(Role, records) == []  # a summary's "joins us as a postdoctoral researcher" is not the owner's
+
+
 def test_minified_links_and_badges_stay_apart_and_hidden_headings_are_not_read() -> None:
     html = """<div><a href="/">Home</a><a href="/p">People</a><a href="/n">News</a></div>
     <h2 class="element-invisible">Search form</h2><h2>News</h2><ul>

@@ -85,7 +85,24 @@ def _date_and_lines(entry: Entry) -> tuple[str | None, list[str]]:
             date = parse_date_text(m.group(1))
             if date:
                 return date, [*lines[:-1], last[: m.start()]]
+        if len(lines) > 1 and (date := _post_meta_date(last)):
+            return date, lines[:-1]
     return None, lines
+
+
+#: What a post's meta line says besides its date: "· 3 min read · Jane Doe".
+_META_MARK = re.compile(r"\b\d+\s*min(?:ute)?s?\b|[·•|]", re.I)
+
+
+def _post_meta_date(line: str) -> str | None:
+    """The date of a post's closing meta line ("January 15, 2024 · 1 min · Elin Lindqvist", or the
+    date alone), as blog themes set it under the title and summary."""
+    if len(line) > 80:
+        return None
+    if lead := leading_date(line):
+        date, rest = lead
+        return date if len(rest.split()) <= 8 and _META_MARK.search(line) else None
+    return parse_date_text(line) if len(line.split()) <= 4 else None
 
 
 _BYLINE = re.compile(r"^(?:posted|published)(?:\s+on)?\s*:?\s*(?P<date>[^|]{6,40}?)(?:\s+by\s+.{1,60})?$", re.I)

@@ -189,6 +189,7 @@ _BLOCKS = frozenset(
         "p", "div", "li", "tr", "td", "th", "ul", "ol", "dl", "dt", "dd", "table", "tbody", "thead", "tfoot",
         "section", "article", "blockquote", "pre", "main", "aside", "figure", "figcaption", "center", "address",
         "details", "summary", "caption", "header", "hgroup", "fieldset", "legend", "form", "body", "html", "hr",
+        "footer",
         "menu", "dir", "listing", "papertitle-block",
     }
 )
@@ -264,7 +265,7 @@ class _Builder:
             if text:
                 self.frags.append(text)
             return
-        if tag in _SKIP:
+        if tag in _SKIP and not (tag == "footer" and _in_article(node)):
             return
         if tag == "noscript":
             # Inside running text it holds what a script would write there ("Found. Comput.
@@ -327,6 +328,16 @@ class _Builder:
             self.spans.append(Span(kind, text, href))
         if named:
             self.spans.append(Span(named, text))
+
+
+def _in_article(node: LexborNode) -> bool:
+    """Whether a ``footer`` closes a post (an ``article``: its date and byline), not the page."""
+    parent = node.parent
+    while parent is not None and parent.tag not in ("body", "html"):
+        if parent.tag == "article":
+            return True
+        parent = parent.parent
+    return False
 
 
 def _hint(attrs: dict[str, str | None]) -> str:
