@@ -180,6 +180,19 @@ def test_a_definition_list_term_with_two_descriptions_is_one_person() -> None:
     ]
 
 
+def test_an_education_line_s_year_is_its_date_however_it_is_set_apart() -> None:
+    dash = "<h2>Education</h2><ul><li>2013 &ndash; PhD (Epidemiology), Harrow School of Medicine</li>"
+    dash += "<li>2010 &ndash; MSc Epidemiology, Harrow School of Medicine</li></ul>"
+    span = '<h2>Education</h2><ul><li><span class="dates">2013</span> PhD (Epidemiology), Harrow School of Medicine'
+    span += '</li><li><span class="dates">2010</span> MSc Epidemiology, Harrow School of Medicine</li></ul>'
+    expected = [
+        Role(title="PhD (Epidemiology)", organization="Harrow School of Medicine", start="2013"),
+        Role(title="MSc Epidemiology", organization="Harrow School of Medicine", start="2010"),
+    ]
+    assert _of(Role, _read(dash)) == expected
+    assert _of(Role, _read(span)) == expected  # a restyle of the same lines reads the same
+
+
 def test_a_degree_after_a_card_s_name_is_not_the_role() -> None:
     html = """<h2>People</h2><div class="row">
     <div class="card"><img src="a.jpg"><h5 class="card-title">Mei-Lin Zhou, PhD</h5><p>Postdoctoral Researcher</p></div>

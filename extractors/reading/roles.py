@@ -34,8 +34,8 @@ _SINGLE = re.compile(
     r"(?:\(\s*(?P<p>[^()]{4,30}?)\s*\)|(?:since|from|in)\s+(?P<s>[A-Za-z]{0,9}\.?\s?(?:19|20)\d\d)"
     r"|,\s*(?P<c>[A-Za-z]{0,9}\.?\s?(?:19|20)\d\d)\s*$"
     # A year (or season) in a column of its own before the position: "2019 , PhD in Astrophysics,
-    # X", "Summer 2023: Research Intern".
-    rf"|^(?P<l>(?:(?:{SEASONS})\s+)?(?:19|20)\d\d)\s*[,:]\s)",
+    # X", "Summer 2023: Research Intern", "2013 – PhD, X", "2013 PhD, X" (the year in its own span).
+    rf"|^(?P<l>(?:(?:{SEASONS})\s+)?(?:19|20)\d\d)(?:\s*[,:–—-]\s|\s+(?=[A-Z])))",
     re.I,
 )
 _WEB_ADDRESS = re.compile(r"\s*\((?:[\w-]+\.)+[a-z]{2,}\)")
@@ -92,11 +92,14 @@ def parse_role_line(line: str, emphasis: Sequence[str] = ()) -> Role | None:
     if found := find_range(text):
         start, end, lo, hi = found
         rest = f"{text[:lo]} {text[hi:]}".strip()
-    elif m := _SINGLE.search(text):
-        raw = m.group("p") or m.group("s") or m.group("c") or m.group("l")
-        start = parse_date_text(raw) if raw else None
-        if start is not None:
-            rest = f"{text[: m.start()]} {text[m.end() :]}".strip()
+    else:
+        # The first of the places a lone date may stand that holds one: "PhD (Epidemiology) (2013)".
+        for m in _SINGLE.finditer(text):
+            raw = m.group("p") or m.group("s") or m.group("c") or m.group("l")
+            start = parse_date_text(raw) if raw else None
+            if start is not None:
+                rest = f"{text[: m.start()]} {text[m.end() :]}".strip()
+                break
     rest = _WEB_ADDRESS.sub("", rest).strip(" ,;:.-–—|()")
     if not rest or len(rest.split()) > 16 or _NEXT_SENTENCE.search(rest):
         return None
