@@ -685,6 +685,7 @@ def _parse_bundle(files: Mapping[str, str]) -> list[Record]:
     # A page this reader reads (almost) nothing of (a CV written as HTML lists), and the other
     # pages named for a kind of item ("_pages/awards.md"), are read by the shared reading.
     thin = [text for text in pages if len(_parse_markdown_pages([text])) < THIN_READING]
+    full = [text for text in pages if text not in thin]
     thin += [files[path] for path in sorted(files) if _kind_page(path)]
     for text in thin:
         records.extend(records_from_markdown(text))
@@ -699,6 +700,11 @@ def _parse_bundle(files: Mapping[str, str]) -> list[Record]:
             paper = publication_paper(meta)
             if paper is not None:
                 records.append(paper)
+    # A page this reader reads well may still hold a kind it does not know the shape of (news
+    # under "### 2024" with "**May 2024** — …" lines): the shared reading adds the kinds no file gave.
+    found = {record.kind for record in records}
+    for text in full:
+        records.extend(record for record in records_from_markdown(text) if record.kind not in found)
     return dedupe_roles(records)
 
 

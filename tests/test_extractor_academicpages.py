@@ -16,6 +16,7 @@ from extractors.academicpages import (
     read_sections,
     take_dates,
 )
+from extractors.base import THIN_READING
 from watcher.extract import choose_extractor
 from watcher.records import Award, Document, NewsItem, Paper, Role
 
@@ -169,3 +170,35 @@ def test_archive_items_that_are_posts_are_news_not_papers() -> None:
     assert [(r.kind, getattr(r, "date", None)) for r in rendered_records(html)] == [
         ("news", "2025-06-09"), ("news", "2025-05-20"), ("paper", None)
     ]
+
+
+def test_a_well_read_about_page_still_gives_the_news_only_the_shared_reading_knows(tmp_path: Path) -> None:
+    """The biography gives three positions, so the page is no thin reading; its news, dated bold
+    lines under year headings, is still read, and the pointer to older news is not an item."""
+    about = """---
+permalink: /
+title: "About me"
+author_profile: true
+---
+
+I am an Associate Professor of History at the [University of Lorn](https://lorn.example), a fellow at
+the [Centre for Baltic Studies](https://cbs.example) and a Research Affiliate of the [Hanse Institute](https://hi.example).
+I am also an Associate Editor of the Journal of Baltic Studies.
+
+## Recent news
+
+### 2025
+
+- **May 2025** — I have been promoted to Associate Professor. Many thanks to my colleagues!
+- **Feb 2025** — "Salt and Silver in Riga" has been accepted at *Urban History*.
+
+### 2024
+
+- **Nov 2024** — I received the Book Prize of the Baltic History Society for *Merchants of the Vistula*.
+
+Older news are archived on my [CV page](/cv/).
+"""
+    records = EXTRACTOR.parse(Document(url="github:okafor/okafor.github.io", files={"_pages/about.md": about}))
+    news = [r for r in records if isinstance(r, NewsItem)]
+    assert [n.date for n in news] == ["2025-05", "2025-02", "2024-11"]
+    assert len([r for r in records if isinstance(r, Role)]) >= THIN_READING

@@ -21,6 +21,12 @@ __all__ = ["read_news"]
 _TRAILING_DATE = re.compile(r"\s*[(\[]([^()\[\]]{4,30})[)\]]\s*\.?$")
 _READ_MORE = re.compile(r"\s*(?:read more|more|details|\.\.\.|…|→|»)\s*$", re.I)
 _DATE_COLUMN = re.compile(r"\b(?:date|when|time|year|month)\b", re.I)
+#: A line that points to where more news is kept: "Older news are archived on my CV page", "See all news".
+_POINTER = re.compile(
+    r"^(?:(?:see|view|read|browse)\s+)?(?:all|older|more|past|previous|earlier)\s+(?:news|posts|updates|announcements)"
+    r"(?:\s+(?:are|is|can be)\s+(?:archived|found|listed|kept)\b|\s*(?:[.:→»>]|\.\.\.|…|$)|\s+(?:on|at|in|here)\b)",
+    re.I,
+)
 _SKIP_URL = re.compile(r"twitter\.com|x\.com|facebook\.com|linkedin\.com", re.I)
 
 
@@ -33,6 +39,8 @@ def read_news(entry: Entry, context: Context) -> Reading | None:
     if date is None and context.loose:
         return None
     kept = [line for line in lines if not is_noise(line) and not LINK_WORDS.match(line)]
+    if kept and _POINTER.search(kept[0]):
+        return None  # "Older news are archived on my CV page": where more news is, not news
     # A post with a title over its summary is told by its title ("Welcome Mateo!"), as its list shows it.
     title = _post_title(entry, kept)
     text = clean_text(title or " ".join(kept))
