@@ -151,6 +151,14 @@ def test_posts_dated_in_their_own_footer_are_news_but_the_page_footer_is_not_rea
     assert _of(Role, records) == []  # a summary's "joins us as a postdoctoral researcher" is not the owner's
 
 
+def test_a_title_that_is_the_owner_s_name_with_degrees_announces_no_people() -> None:
+    html = """<html><head><title>Amara Obi, MBBS, MPH, PhD</title></head><body>
+    <table><tr><td><img src="me.jpg"></td><td><h1>Amara Obi</h1><p>MBBS (Ibadan), PhD (Leeds)<br>
+    Senior Lecturer, Department of Medicine</p></td></tr></table>
+    <h2>About</h2><p>Dr. Amara Obi is a physician who leads the <a href="/c">Ikeja Heart Cohort</a>.</p>"""
+    assert _of(Member, read_html(html).records) == []
+
+
 def test_minified_links_and_badges_stay_apart_and_hidden_headings_are_not_read() -> None:
     html = """<div><a href="/">Home</a><a href="/p">People</a><a href="/n">News</a></div>
     <h2 class="element-invisible">Search form</h2><h2>News</h2><ul>

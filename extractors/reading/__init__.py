@@ -195,8 +195,11 @@ _TITLE_PARTS = re.compile(r"\s+[|–—·:-]\s+|\s*[|·]\s*")
 
 
 def _title_kind_part(title: str) -> str:
-    """The part of a page title that names a kind of item ("Preprints" of "Jane Doe | Preprints")."""
-    parts = [part for part in _TITLE_PARTS.split(title) if heading_kind(part)]
+    """The part of a page title that names a kind of item ("Preprints" of "Jane Doe | Preprints"),
+    but not a person's name with their degrees ("Jane Doe, MD, PhD")."""
+    parts = [
+        part for part in _TITLE_PARTS.split(title) if heading_kind(part) and not is_person_name(part.split(",")[0])
+    ]
     return parts[0] if len(parts) == 1 else ""
 
 
