@@ -764,6 +764,14 @@ def test_an_italic_journal_with_its_status_is_the_venue_and_a_row_of_links_is_no
     ]
 
 
+def test_a_section_letter_closes_an_abbreviated_journal() -> None:
+    html = """<h2>Publications</h2><ul>
+    <li>Vogt, C., &amp; <strong>Brun, A.</strong> (2022). Single photons from a strained emitter. <em>Phys. Rev. B</em>
+      105, 235302.</li>
+    <li>Sato, K., &amp; Ito, M. (2021). Layered cathodes under strain. J. Mater. Chem. A 9, 1123.</li></ul>"""
+    assert [p.venue for p in _of(Paper, _read(html))] == ["Phys. Rev. B", "J. Mater. Chem. A"]
+
+
 def test_a_status_after_the_journal_and_an_abbreviated_journal_are_the_venue() -> None:
     html = """<h2>Papers</h2><ol>
     <li>M. Lind and T. Okafor. <b>Sums of squares for trace polynomials.</b>

@@ -451,7 +451,7 @@ def _journal_name(words: Sequence[str], most: int = 12) -> bool:
 #: "SIAM J. Matrix Anal. Appl., to appear", "IEEE Trans. Coastal Eng., vol. 45".
 _ABBREVIATED_JOURNAL = re.compile(
     r"(?<![\w.])(?P<name>(?:[A-Z]{2,6}\s)?(?:(?:[A-Z][a-z]{0,8}\.|[A-Z][a-z]+)\s(?:(?:of|and|&|de|in|on)\s)?){1,8}"
-    r"(?:[A-Z][A-Za-z]+\b\.?)?)"
+    r"(?:[A-Z][A-Za-z]+\b\.?|[A-Z]\b)?)"  # a section letter closes some names: "Phys. Rev. B", "J. Mater. Chem. A"
     rf"(?=\s*(?:\(?\d|,?\s*(?:[Vv]ol(?:ume)?\.?|[Nn]o\.)\s*\d|,\s*(?:19|20)\d\d\b|[,(]?\s*(?P<status>{_STATUS_WORDS})\b))"
 )
 
