@@ -764,6 +764,18 @@ def test_an_italic_journal_with_its_status_is_the_venue_and_a_row_of_links_is_no
     ]
 
 
+def test_a_journal_line_with_a_bold_volume_is_the_venue_of_the_title_above_it() -> None:
+    entry = """<li><b>{title}</b> (with K. Osei),<br>
+    <i>{journal}</i> <b>{volume}</b> (2021), 305&ndash;341. [<a href="https://arxiv.org/abs/2005.0{volume}">arXiv</a>]</li>"""
+    rows = [("Metastability of the zero-range process on a torus", "Stochastic Process. Appl.", "142"),
+            ("Spectral gap of the interchange process on trees", "J. Stat. Phys.", "181"),
+            ("Cutoff for the exclusion process on the circle", "Probab. Theory Related Fields", "189")]
+    html = "<h2>Publications</h2><ul>" + "".join(entry.format(title=t, journal=j, volume=v) for t, j, v in rows)
+    papers = _of(Paper, _read(html + "</ul>"))
+    assert [p.title for p in papers] == [t for t, _j, _v in rows]
+    assert all(p.venue and p.year == 2021 for p in papers)
+
+
 def test_a_section_letter_closes_an_abbreviated_journal() -> None:
     html = """<h2>Publications</h2><ul>
     <li>Vogt, C., &amp; <strong>Brun, A.</strong> (2022). Single photons from a strained emitter. <em>Phys. Rev. B</em>

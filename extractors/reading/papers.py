@@ -91,6 +91,12 @@ _STATUS = re.compile(rf"(?<=[.,;:]\s)(?:{_STATUS_WORDS})\b", re.I)
 _TRAILING_STATUS = re.compile(rf"(?:^|[,;:]\s*|\s\()\(?(?:{_STATUS_WORDS})\)?[.\s]*$", re.I)
 
 
+#: What follows a journal's name in a citation (after the rest of an abbreviated name: "Process.
+#: Appl."): its volume, then the year in brackets or the pages.
+_JOURNAL_TAIL = re.compile(
+    r"^[.,]?\s*(?:[A-Z][a-z]{0,8}\.\s)?(?:[A-Z][a-z]{0,8}\.\s)?(?:vol\.\s*)?\d{1,4}\s*(?:\(\d{1,3}\)\s*)?"
+    r"(?:\((?:19|20)\d\d\)|,\s*\d)"
+)
 _INITIAL = re.compile(r"[A-Z]{1,2}\.?|(?:[A-Z]\.){2,3}")
 
 
@@ -125,6 +131,8 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
         return None
     if words <= 8 and is_venue(title):
         return None  # "CVPR, 2025" on a line of its own is where a paper appeared, not one
+    if title in text and _JOURNAL_TAIL.match(text.split(title, 1)[1]):
+        return None  # "*Ann. Probab.* **51** (2023), 1021–1060": a journal with its volume, not a title
     if is_prose(title, 25):
         return None
     rest = text.replace(title, " ", 1) if title in text else " ".join(line for line in lines if title not in line)
