@@ -35,7 +35,7 @@ from extractors.academicpages import bio_records, strip_markdown
 from extractors.base import THIN_READING, Case, Extractor, with_shared_reading
 from extractors.data import member_from_fields
 from extractors.generic import node_text, records_from_markdown
-from extractors.markdown import front_matter_text, parse_front_matter
+from extractors.markdown import front_matter_text, is_unpublished, parse_front_matter
 from extractors.reading.people import singular
 from watcher.records import Award, Document, Member, NewsItem, Paper, Record, Role
 from watcher.text import (
@@ -205,7 +205,7 @@ def home_records(meta: Mapping[str, Any]) -> list[Record]:
 
 
 def post_news(meta: Mapping[str, Any], url: str | None) -> NewsItem | None:
-    if meta.get("draft") is True:
+    if is_unpublished(meta):
         return None
     title = clean_title(strip_markdown(front_matter_text(meta.get("title"))))
     return NewsItem(text=title, date=_date(meta.get("date")), url=url) if title else None

@@ -40,7 +40,7 @@ import frontmatter
 
 from extractors.base import Case, Extractor, with_shared_reading
 from extractors.data import DataReading, bundle_kinds, first_per_key, read_data, read_data_files, with_role_labels
-from extractors.markdown import front_matter_text, markdown_to_text, without_liquid
+from extractors.markdown import front_matter_text, is_unpublished, markdown_to_text, without_liquid
 from extractors.reading import ListReport
 from watcher.records import Document, Member, NewsItem, Record
 from watcher.text import parse_date
@@ -84,6 +84,8 @@ def front_matter(text: str) -> tuple[dict[str, Any], str]:
 def news_from_post(path: str, text: str, *, prefer_body: bool = False) -> NewsItem | None:
     """A dated post as a news item: its title (or, if asked or untitled, its body) and its date."""
     meta, body = front_matter(text)
+    if is_unpublished(meta):
+        return None
     date_value = meta.get("date")
     iso = _iso_date(date_value)
     name = path.rsplit("/", 1)[-1]
@@ -224,7 +226,7 @@ def collection_records(files: Mapping[str, str], name_of: Callable[[str], str | 
     for path in sorted(files):
         if (name := (name_of or _collection_name)(path)) is not None:
             meta, _body = front_matter(files[path])
-            if meta:
+            if meta and not is_unpublished(meta):
                 by_collection.setdefault(name, []).append(meta)
     return [r for name, metas in by_collection.items() for r in read_data(metas, f"_{name}/", name).records]
 

@@ -7,6 +7,7 @@ read their pages' front matter through these, so a value is read the same way in
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 import yaml
@@ -14,7 +15,9 @@ from selectolax.lexbor import LexborHTMLParser
 
 from watcher.text import clean_text, without_html_comments
 
-__all__ = ["front_matter_text", "load_yaml", "markdown_to_text", "parse_front_matter", "without_liquid"]
+__all__ = [
+    "front_matter_text", "is_unpublished", "load_yaml", "markdown_to_text", "parse_front_matter", "without_liquid"
+]
 
 # libyaml's loader is ~10x faster than the pure-Python one; both are safe loaders.
 _YAML_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -44,6 +47,11 @@ def parse_front_matter(text: str) -> tuple[dict[str, Any], str]:
         return {}, text or ""
     data = load_yaml(match.group(1))
     return (data if isinstance(data, dict) else {}), text[match.end() :]
+
+
+def is_unpublished(meta: Mapping[str, Any]) -> bool:
+    """A draft the site does not show: Jekyll's ``published: false``, Hugo's ``draft: true``."""
+    return meta.get("published") is False or meta.get("draft") is True
 
 
 def front_matter_text(value: Any) -> str:

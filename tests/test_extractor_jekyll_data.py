@@ -50,6 +50,9 @@ def test_post_date_from_file_name_and_text_from_title_or_body() -> None:
     untitled = news_from_post("_posts/2024-02-05-y.md", "---\nlayout: post\n---\nWe moved to **Building 9**.")
     assert (titled.date, titled.text) == ("2024-02-05", "Grant won")
     assert untitled.text == "We moved to Building 9."
+    # A draft the site does not publish is not news yet.
+    assert news_from_post("_news/2024-03-01-a.md", "---\ntitle: Award won\npublished: false\n---\nSoon") is None
+    assert news_from_post("content/post/b.md", "---\ntitle: Award won\ndraft: true\n---\nSoon") is None
 
 
 def test_broken_data_file_is_an_error_naming_it_and_broken_posts_fail_softly() -> None:
