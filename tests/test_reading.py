@@ -776,6 +776,31 @@ def test_a_journal_line_with_a_bold_volume_is_the_venue_of_the_title_above_it() 
     assert all(p.venue and p.year == 2021 for p in papers)
 
 
+def test_a_publication_list_restyled_from_apa_to_cards_reads_the_same() -> None:
+    apa = """<h2>Publications</h2>
+    <div class="pub"><p>Okafor, T., Lind, M.-A., &amp; <strong>Brun, A.</strong> (2023). Long-read surveys of sulfur
+      guilds in tidal flats. <em>mSystems</em>, 8(2), e00871-22.</p><a href="https://doi.org/10.1/a">DOI</a></div>
+    <div class="pub"><p><strong>Brun, A.</strong>, &amp; Lind, M.-A. (2019). Diel cycles of production in the Gulf
+      of St. Lawrence. <em>Estuaries and Coasts</em>, 42, 1990–2003.</p><a href="https://doi.org/10.1/b">DOI</a></div>
+    <div class="pub"><p>Sato, K., &amp; <strong>Brun, A.</strong> (2025). Ten years of coastal time series.
+      <em>ISME Communications</em>, 5, ycaf031.</p><a href="https://doi.org/10.1/c">DOI</a></div>"""
+    card = """<div class="fw-semibold">{title}<span class="badge ms-1">Preprint</span></div>
+      <div class="small">{authors}</div><div class="small"><em>{journal}</em> {tail} &middot; {year}</div>"""
+    cards = [
+        ("Long-read surveys of sulfur guilds in tidal flats", "Okafor T, Lind M-A, Brun A", "mSystems",
+         "8(2), e00871-22", 2023),
+        ("Diel cycles of production in the Gulf of St. Lawrence", "Brun A, Lind M-A", "Estuaries and Coasts",
+         "42, 1990–2003", 2019),
+        ("Ten years of coastal time series", "Sato K, Brun A", "ISME Communications", "5, ycaf031", 2025),
+    ]
+    restyled = "<h2>Publications</h2><ul>" + "".join(
+        "<li>" + card.format(title=t, authors=a, journal=j, tail=v, year=y) + "</li>" for t, a, j, v, y in cards
+    ) + "</ul>"
+    expected = [(t, j, y) for t, _a, j, _v, y in cards]
+    assert [(p.title, p.venue, p.year) for p in _of(Paper, _read(apa))] == expected
+    assert [(p.title, p.venue, p.year) for p in _of(Paper, _read(restyled))] == expected
+
+
 def test_a_section_letter_closes_an_abbreviated_journal() -> None:
     html = """<h2>Publications</h2><ul>
     <li>Vogt, C., &amp; <strong>Brun, A.</strong> (2022). Single photons from a strained emitter. <em>Phys. Rev. B</em>

@@ -27,7 +27,7 @@ _QUOTED = re.compile(r"[\"“”«]([^\"“”«»]{8,300})[\"“”»]")
 #: Where a citation's sentence ends: before a capital, "with", "in", a status, or a venue that
 #: is written in lower case ("arXiv:2506.11873", "bioRxiv", "eLife").
 _SENTENCE_BREAK = re.compile(
-    r"(?<=[a-z0-9)\]?!”\"'])[.?!]\s+(?=[A-Z0-9\[(“\"]|with\b|in\b|to appear\b"
+    r"(?<=[a-z0-9)\]?!”\"'])(?<!\bSt)(?<!\bMt)[.?!]\s+(?=[A-Z0-9\[(“\"]|with\b|in\b|to appear\b"
     r"|(?:arXiv|bioRxiv|medRxiv|chemRxiv|eLife|iScience|npj|eprint|preprint)\b)"
 )
 _URL = re.compile(r"https?://\S+")
@@ -95,8 +95,19 @@ _TRAILING_STATUS = re.compile(rf"(?:^|[,;:]\s*|\s\()\(?(?:{_STATUS_WORDS})\)?[.\
 #: Appl."): its volume, then the year in brackets or the pages.
 _JOURNAL_TAIL = re.compile(
     r"^[.,]?\s*(?:[A-Z][a-z]{0,8}\.\s)?(?:[A-Z][a-z]{0,8}\.\s)?(?:vol\.\s*)?\d{1,4}\s*(?:\(\d{1,3}\)\s*)?"
-    r"(?:\((?:19|20)\d\d\)|,\s*\d)"
+    r"(?:\((?:19|20)\d\d\)|,\s*[a-z]{0,5}\d)"  # an article number may open with letters: "5, ycaf031"
 )
+#: A status badge set right after a title ("… sediments <span class="badge">Preprint</span>"): not its words.
+_BADGE_AFTER_TITLE = re.compile(
+    r"(?<=[a-z0-9)])\s+(?:Preprint|PREPRINT|New!?|NEW|In [Pp]ress|Under [Rr]eview|Forthcoming)$"
+)
+
+
+def _is_journal(candidate: str, text: str) -> bool:
+    """Whether a title candidate is the journal, by the volume that follows it in the citation."""
+    return candidate in text and _JOURNAL_TAIL.match(text.split(candidate, 1)[1]) is not None
+
+
 _INITIAL = re.compile(r"[A-Z]{1,2}\.?|(?:[A-Z]\.){2,3}")
 
 
@@ -125,13 +136,13 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
     title, marked = _title(entry, lines, text)
     if not title:
         return None
-    title = clean_title(title)
+    title = clean_title(_BADGE_AFTER_TITLE.sub("", title))
     words = len(title.split())
     if words < 2 or words > 50 or looks_like_authors(title) or is_link_label(title):
         return None
     if words <= 8 and is_venue(title):
         return None  # "CVPR, 2025" on a line of its own is where a paper appeared, not one
-    if title in text and _JOURNAL_TAIL.match(text.split(title, 1)[1]):
+    if _is_journal(title, text):
         return None  # "*Ann. Probab.* **51** (2023), 1021–1060": a journal with its volume, not a title
     if is_prose(title, 25):
         return None
@@ -175,12 +186,12 @@ def _title(entry: Entry, lines: Sequence[str], text: str) -> tuple[str | None, b
     if author_prefix(lines[0]):
         # A citation that starts with its authors: its title is what follows them and the year,
         # whatever the links after it say ("peer-reviewed article", "preprint").
-        structural = _citation_title(lines, text)
+        structural = _before_italic_venue(_citation_title(lines, text), entry)
         if structural and len(structural.split()) >= 2:
             return structural, any(structural in s.text or s.text in structural for s in _marked(entry))
     best: tuple[int, str] | None = None
     for order, span in enumerate(_marked(entry)):
-        if _title_like(span.text, text, lines):
+        if _title_like(span.text, text, lines) and not _is_journal(clean_title(span.text), text):
             score = _candidate_score(span, order)
             if best is None or score > best[0]:
                 best = (score, span.text)
@@ -246,6 +257,17 @@ def is_link_label(text: str) -> bool:
     if text.startswith("[") and text.endswith("]") and words <= 4:
         return True
     return words <= 3 and _LABEL_NOUN.search(text) is not None
+
+
+def _before_italic_venue(title: str | None, entry: Entry) -> str | None:
+    """A title that ran on into the journal set in italics after its full stop ("… sediments.
+    *mSystems*, 8(2)"): the title ends where the journal begins."""
+    if not title:
+        return title
+    for span in entry.spans:
+        if span.kind == "italic" and span.text and (cut := title.find(f". {span.text.strip()}")) > 0:
+            return title[:cut]
+    return title
 
 
 def _citation_title(lines: Sequence[str], text: str) -> str | None:
@@ -515,6 +537,8 @@ def _line_under_title(lines: Sequence[str], title: str, author_text: str) -> str
 
 
 _TRAILING_YEAR = re.compile(r",?\s*\(?(?:19|20)\d\d\)?\s*$")
+#: A year that closes a venue line after a separator ("X 42, 1–9 · 2019"), not a page range's end.
+_CLOSING_YEAR = re.compile(r"\s*[,·•|]\s*\(?(?:19|20)\d\d\)?\s*$")
 #: Volume, issue and pages after a venue: "92, 411-427", "vol. 5(2), pp. 1–10", "42: 501–513".
 _VOLUME_PAGES = re.compile(
     r"[,\s]+(?:vol(?:ume)?\.?\s*)?\d{1,5}(?:\s*\(\s*[\w-]{1,9}\s*\))?"
@@ -526,8 +550,8 @@ _VOLUME_PAGES = re.compile(
 def _clean_venue(text: str) -> str:
     text = _URL.sub("", text).rstrip(" .")
     text = _BRACKETED_YEAR.sub("", text)
-    text = _VOLUME_PAGES.sub("", text)
-    text = _TRAILING_YEAR.sub("", text)
+    # The year may close the line after the volume and pages ("X 42, 1990–2003 · 2019").
+    text = _TRAILING_YEAR.sub("", _VOLUME_PAGES.sub("", _CLOSING_YEAR.sub("", text)))
     text = _PRESENTATION.sub("", text)
     text = clean_text(text.replace('"', " ").replace("“", " ").replace("”", " "))
     return _without_place_words(text, _VENUE_PREFIX.match(text)).strip(" ,.;:()[]-–—")
@@ -544,7 +568,9 @@ def _year(entry: Entry, rest: str, context: Context) -> int | None:
     named = entry.fields.get("date")
     if named and (year := parse_year(named)):
         return year
-    year = parse_year(_URL.sub("", rest))
+    # The year in brackets is the citation's ("(2019)"), not a page range after it ("1990–2003").
+    bracketed = _BRACKETED_YEAR.search(rest)
+    year = parse_year(bracketed.group(0) if bracketed else _URL.sub("", rest))
     if year is None and context.date:
         year = parse_year(context.date)
     return year

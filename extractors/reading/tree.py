@@ -296,9 +296,9 @@ class _Builder:
             return
         if tag in _SEPARATE_INLINE and self.frags and not self.frags[-1][-1:].isspace():
             previous = node.prev
-            if previous is not None and previous.tag != "-text":
-                # Minified pages write links and badges back to back ("<a>Home</a><a>People</a>");
-                # a browser shows them apart.
+            if previous is not None and (previous.tag != "-text" or _is_badge(attrs)):
+                # Minified pages write links and badges back to back ("<a>Home</a><a>People</a>",
+                # "Title<span class="badge">Preprint</span>"); a browser shows them apart.
                 self.frags.append(" ")
         self._inline(node, tag, attrs)
         self._push_children(stack, node, box)
@@ -328,6 +328,15 @@ class _Builder:
             self.spans.append(Span(kind, text, href))
         if named:
             self.spans.append(Span(named, text))
+
+
+_BADGE_WORDS = frozenset({"badge", "label", "pill", "chip", "tag"})
+
+
+def _is_badge(attrs: dict[str, str | None]) -> bool:
+    """A badge set beside text (Bootstrap's ``badge``, ``label``; a ``chip``): drawn as its own box."""
+    cls = attrs.get("class") if attrs else None
+    return bool(cls) and any(word in _BADGE_WORDS for word in cls.lower().split())  # type: ignore[union-attr]
 
 
 def _in_article(node: LexborNode) -> bool:
