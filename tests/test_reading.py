@@ -201,6 +201,18 @@ def test_an_education_line_s_year_is_its_date_however_it_is_set_apart() -> None:
     assert _of(Role, _read(span)) == expected  # a restyle of the same lines reads the same
 
 
+def test_where_an_alumnus_went_keeps_its_bracket_in_a_list_as_in_a_table() -> None:
+    listed = """<h2>Alumni</h2><ul><li><strong>Chloé Gagnon</strong> (MSc, 2025) &mdash; now at Ecologist,
+      Parks Canada (Kejimkujik Park)</li><li><strong>Ravi Menon</strong> (PhD, 2024) &mdash; now Postdoc,
+      University of Bergen</li></ul>"""
+    tabled = """<h2>Alumni</h2><table><tr><th>Name</th><th>Degree</th><th>Now</th></tr>
+      <tr><td>Chloé Gagnon</td><td>MSc, 2025</td><td>Ecologist, Parks Canada (Kejimkujik Park)</td></tr>
+      <tr><td>Ravi Menon</td><td>PhD, 2024</td><td>Postdoc, University of Bergen</td></tr></table>"""
+    assert [m.role for m in _of(Member, _read(listed))] == [m.role for m in _of(Member, _read(tabled))] == [
+        "Alumni (now Ecologist, Parks Canada (Kejimkujik Park))", "Alumni (now Postdoc, University of Bergen)"
+    ]
+
+
 def test_a_degree_after_a_card_s_name_is_not_the_role() -> None:
     html = """<h2>People</h2><div class="row">
     <div class="card"><img src="a.jpg"><h5 class="card-title">Mei-Lin Zhou, PhD</h5><p>Postdoctoral Researcher</p></div>

@@ -34,7 +34,8 @@ ROLE_WORDS = re.compile(
 _NAME_SEPARATOR = re.compile(r"\s*(?:,|\(|\||\s[-–—]\s|:|;)\s*")
 _NEXT_STEP = re.compile(
     r"(?:\bnow\b|\bcurrently\b|\bcurrent(?:ly)? (?:position|role|affiliation)\b|\bnext\b|\bthen\b|→|->|➜|⇒)"
-    r"\s*(?:(?:at|as|is|with|an?)\b|:)?\s*:?\s*(?P<next>[^()\n]{2,120})",
+    # A bracket in where they went is part of it ("Parks Canada (Kejimkujik Park)"), as a table's cell has it.
+    r"\s*(?:(?:at|as|is|with|an?)\b|:)?\s*:?\s*(?P<next>[^()\n]{2,120}(?:\([^()\n]{1,80}\))?)",
     re.I,
 )
 # Each match starts where a word starts, never inside one: a long word costs linear time.
