@@ -177,7 +177,10 @@ _MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]{0,6}\.?"
 _SEASON = "(?:" + "|".join(season.capitalize() for season in SEASONS.split("|")) + ")"
 _DATE_WORD = rf"(?:\d{{4}}[/.\-]\d{{1,2}}|\d{{1,2}}[/.\-]\d{{4}}|(?:{_MONTH}|{_SEASON}),?\s+\d{{4}}|\d{{4}})"
 _END_WORD = rf"(?:{_DATE_WORD}|[Pp]resent|[Nn]ow|[Cc]urrent|[Tt]oday|[Oo]ngoing)"
-_RANGE = re.compile(rf"(?P<start>{_DATE_WORD})\s*(?:-{{1,2}}|–|—|to|until)\s*(?P<end>{_END_WORD})")
+#: A range's end may be a year's last two digits ("2016–17") or nothing, for an open range ("2023–").
+_RANGE = re.compile(
+    rf"(?P<start>{_DATE_WORD})\s*(?:-{{1,2}}|–|—|to|until)\s*(?:(?P<end>{_END_WORD}|\d\d(?!\d))|(?=\s*(?:$|[,;)|])))"
+)
 _SINCE = re.compile(rf"(?:since|from)\s+(?P<start>{_DATE_WORD})", re.I)
 _SINGLE = re.compile(rf"(?P<start>{_DATE_WORD})")
 _BOLD = re.compile(r"\*\*(.+?)\*\*|__(.+?)__|<b>(.+?)</b>|<strong>(.+?)</strong>")
@@ -201,12 +204,20 @@ def take_dates(line: str) -> DatedText:
             continue
         start = _line_date(match.group("start"))
         end_text = match.groupdict().get("end")
+        if end_text and len(end_text) == 2 and start:
+            end_text = _full_end_year(start, end_text)
         end = _line_date(end_text) if end_text else (start if pattern is _SINGLE else None)
         rest = (line[: match.start()] + " " + line[match.end():]).strip()
         rest = re.sub(r"^[\s:;,|–—\-]+|[\s:;,|–—\-(]+$", "", rest)
         rest = re.sub(r"\(\s*\)", "", rest)
         return DatedText(text=rest, start=start, end=end, dated=True)
     return DatedText(text=line, start=None, end=None, dated=False)
+
+
+def _full_end_year(start: str, last_two: str) -> str | None:
+    """"17" after "2016" is 2017; a two-digit end before its start is no year of the range."""
+    year = int(start[:2]) * 100 + int(last_two)
+    return str(year) if year > int(start[:4]) else None
 
 
 def _line_date(text: str) -> str | None:

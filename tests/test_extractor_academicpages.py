@@ -56,6 +56,13 @@ def test_role_line_shapes() -> None:
     assert parse_role_line("Fall 2025 – present: Postdoctoral Scholar, Calder Institute") == Role(
         title="Postdoctoral Scholar", organization="Calder Institute", start="2025-09", end=None
     )
+    # A range may end in two digits, or be open: a historian's CV writes "2016–17" and "2023–".
+    assert parse_role_line("Early Career Fellow, Institute of Maritime History, London, 2016–17") == Role(
+        title="Early Career Fellow", organization="Institute of Maritime History, London", start="2016", end="2017"
+    )
+    assert parse_role_line("Senior Lecturer in History, University of Lorn, 2023–") == Role(
+        title="Senior Lecturer in History", organization="University of Lorn", start="2023", end=None
+    )
     # an undated line (a skill, a note) is not a position
     assert parse_role_line("Python, R, Matlab") is None
 

@@ -401,6 +401,9 @@ def test_words_that_only_look_like_dates_are_not_dates() -> None:
 def test_date_ranges() -> None:
     assert find_range("2019 – present: Professor")[:2] == ("2019", None)
     assert find_range("Sep 2020 - Jun 2022 Postdoc")[:2] == ("2020-09", "2022-06")
+    assert find_range("Teaching Fellow, St Andrews, 2015–16")[:2] == ("2015", "2016")
+    assert find_range("Visiting Fellow, 1998-99")[:2] == ("1998", "1999")
+    assert find_range("2016-11 Talk at X") is None  # November 2016, not a range
     assert find_range("2025–")[:2] == ("2025", None)  # nothing after the dash: still held
     assert find_range("2019 - PhD student at X") is None  # the dash separates, it opens no range
 

@@ -60,7 +60,7 @@ _LEADING = re.compile(
 _OPEN_END = r"present|now|current|today|ongoing|date|\.\.\."
 _RANGE = re.compile(
     rf"(?P<start>{DATE.replace('?P<', '?P<s_')})\s*(?:-{{1,2}}|–|—|~|to|until|till)\s*"
-    rf"(?:(?P<end>{DATE.replace('?P<', '?P<e_')}|{_OPEN_END})(?![\w/-])|(?=\s*(?:$|[|,])))",
+    rf"(?:(?P<end>{DATE.replace('?P<', '?P<e_')}|{_OPEN_END}|(?P<e_yy>\d\d))(?![\w/-])|(?=\s*(?:$|[|,])))",
     re.I,
 )
 
@@ -180,6 +180,12 @@ def find_range(text: str) -> DateRange | None:
     end = None if re.fullmatch(_OPEN_END, end_text) else _from_groups(groups, "e_")
     if start is None:
         return None
+    if groups.get("e_yy"):
+        # "2016–17": the end year by its last two digits, in the start's century.
+        year = int(start[:2]) * 100 + int(groups["e_yy"])
+        if year <= int(start[:4]) or groups.get("s_y10") is None:
+            return None
+        end = str(year)
     return DateRange((start, end, match.start(), match.end()))
 
 
