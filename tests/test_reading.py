@@ -213,6 +213,18 @@ def test_where_an_alumnus_went_keeps_its_bracket_in_a_list_as_in_a_table() -> No
     ]
 
 
+def test_a_biography_sentence_restating_a_dated_position_is_that_position() -> None:
+    html = """<h1>Amara Obi</h1><h2>About</h2><p>Dr. Amara Obi is a physician and epidemiologist. She is an
+    Associate Professor in the Division of Cardiology at the University of Lorn and an Honorary Consultant
+    Physician at Harbour Hospital.</p><h2>Positions</h2><ul>
+    <li>2024&ndash;present: Associate Professor, Division of Cardiology, Department of Medicine, University of Lorn</li>
+    <li>2019&ndash;2024: Senior Lecturer, Division of Cardiology, Dept. of Medicine, University of Lorn</li></ul>"""
+    roles = _of(Role, _read(html))
+    assert [(r.title, r.start) for r in roles if "Associate" in r.title] == [("Associate Professor", "2024")]
+    # The second position of the sentence is not part of the first one's place.
+    assert not any(r.organization and "Consultant" in r.organization for r in roles)
+
+
 def test_a_degree_after_a_card_s_name_is_not_the_role() -> None:
     html = """<h2>People</h2><div class="row">
     <div class="card"><img src="a.jpg"><h5 class="card-title">Mei-Lin Zhou, PhD</h5><p>Postdoctoral Researcher</p></div>

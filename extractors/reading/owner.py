@@ -60,6 +60,8 @@ _SENTENCE_SPLIT = re.compile(
 _ORG_END = (
     r"(?=\s*(?:,\s*(?:where|and|working|under|advised|supervised|focusing|with|since|from|in\s+\d)|[;!?(]"
     r"|(?<!\bSt)(?<!\bMt)\."  # "St. Andrews" goes on
+    # "… at X and an Honorary Consultant at Y": a second position, not more of the place.
+    r"|\s+and\s+(?:an?|the)\s+(?-i:[A-Z])"
     r"|\s+(?:where|working|under|advised|supervised|focusing|since|from|in\s+\d{4}|for\s+(?!(?-i:[A-Z]))|with\s|as\s"
     r"|,?\s*beginning))|\s*$)"
 )

@@ -153,6 +153,8 @@ def dedupe_roles(records: list[Record]) -> list[Record]:
 
 
 def _same_role(first: Role, second: Role) -> bool:
+    if _restates(first, second) or _restates(second, first):
+        return True
     return (
         normalise_key(first.title) == normalise_key(second.title)
         and (first.start == second.start or not first.start or not second.start)
@@ -162,6 +164,22 @@ def _same_role(first: Role, second: Role) -> bool:
             or not second.organization
         )
     )
+
+
+_UNIT_AFTER_TITLE = re.compile(r"^\s*(?:in|of|at)\s+(?:the\s+)?", re.I)
+
+
+def _restates(prose: Role, dated: Role) -> bool:
+    """An undated role from a sentence that restates a dated one: "Associate Professor in the Division
+    of Cardiology" (at the University of X) beside "Associate Professor, Division of Cardiology, …, University of X"."""
+    if prose.start or prose.end or not (dated.start or dated.end) or not dated.organization:
+        return False
+    title, place = normalise_key(dated.title), normalise_key(dated.organization)
+    head = normalise_key(prose.title)
+    if not head.startswith(title + " "):
+        return False
+    unit = _UNIT_AFTER_TITLE.sub("", prose.title[len(dated.title):]).strip()
+    return bool(unit) and normalise_key(unit) in place
 
 
 def _detail(role: Role) -> int:
