@@ -42,6 +42,7 @@ from extractors.bibtex import read_bibtex
 from extractors.data import member_from_fields, read_data_files
 from extractors.jekyll_data import first_per_name, front_matter, markdown_to_text, news_from_post
 from extractors.markdown import without_liquid
+from extractors.reading.awards import paper_award
 from extractors.reading.owner import without_advisers
 from watcher.records import Award, Document, Member, NewsItem, Paper, Record, Role
 from watcher.text import clean_text, clean_title, find_arxiv, find_doi, normalise_key, parse_date, parse_year
@@ -431,9 +432,22 @@ def _people_collection(files: Mapping[str, str]) -> list[Member]:
 
 def _parse_rendered(html: str, url: str) -> list[Record]:
     tree = LexborHTMLParser(html)
-    papers = [p for li in tree.css("ol.bibliography > li") if (p := _rendered_paper(li, url)) is not None]
+    papers: list[Record] = []
+    awards: list[Record] = []
+    for li in tree.css("ol.bibliography > li"):
+        if (paper := _rendered_paper(li, url)) is not None:
+            papers.append(paper)
+            awards.extend(_rendered_award(li, paper))
     news = [n for row in tree.css(".news table tr") if (n := _rendered_news(row)) is not None]
-    return [*_rendered_roles(tree), *news, *papers]
+    return [*_rendered_roles(tree), *news, *papers, *awards]
+
+
+def _rendered_award(item: LexborNode, paper: Paper) -> list[Award]:
+    """The award the theme prints under an entry (``div.award``, the bib's ``award`` field, shown
+    behind an "Awarded" button), given by where the paper appeared, as the source reading gives it."""
+    node = item.css_first("div.award")
+    award = paper_award(clean_text(node.text(separator=" ")), paper) if node is not None else None
+    return [award] if award is not None else []
 
 
 def _rendered_news(row: LexborNode) -> NewsItem | None:
@@ -537,6 +551,7 @@ CASES: Sequence[Case] = (
     Case(
         fixture="alfolio/rendered.html",
         url="https://mkowalski.github.io/",
-        notes="rendered al-folio home page: bio, news table, selected publications",
+        notes="rendered al-folio home page: bio, news table, selected publications (one with the award "
+        "the theme prints under it)",
     ),
 )
