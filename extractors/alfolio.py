@@ -352,7 +352,20 @@ def _parse_bundle(files: Mapping[str, str]) -> list[Record]:
     listed = {normalise_key(p.title) for p in papers}
     data_papers = [r for r in data if isinstance(r, Paper) and normalise_key(r.title) not in listed]
     members = first_per_name([*_people_collection(files), *data_members])
-    return [*papers, *data_papers, *news, *_cv_over_bio(about, data), *paper_awards, *members]
+    cv = _cv_over_bio(about, data)
+    return [*papers, *data_papers, *news, *cv, *_not_in_cv(paper_awards, cv), *members]
+
+
+def _not_in_cv(paper_awards: list[Award], cv: Sequence[Record]) -> list[Award]:
+    """A paper's award that the CV lists too ("Best Paper Runner-up" in the bib, "Best Paper Runner-up,
+    X Workshop at Y 2024" in ``resume.json``) is told once, as the CV writes it."""
+    listed = [(normalise_key(r.title), r.year) for r in cv if isinstance(r, Award)]
+
+    def in_cv(award: Award) -> bool:
+        own = normalise_key(award.title)
+        return any(title.startswith(own) and year in (award.year, None) for title, year in listed)
+
+    return [award for award in paper_awards if not in_cv(award)]
 
 
 def _cv_over_bio(about: list[Record], data: list[Record]) -> list[Record]:
@@ -540,7 +553,8 @@ CASES: Sequence[Case] = (
         fixture="alfolio/resume",
         url="github:cokoro/cokoro.github.io",
         notes="positions and awards from the JSON Resume the theme's CV page reads (assets/json/resume.json) "
-        "rather than the biography; its publication already in papers.bib is read once",
+        "rather than the biography; its publication already in papers.bib is read once, and so is the award "
+        "the bib gives that paper and the CV lists too",
     ),
     Case(
         fixture="alfolio/about.md",
