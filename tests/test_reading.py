@@ -225,6 +225,19 @@ def test_a_biography_sentence_restating_a_dated_position_is_that_position() -> N
     assert not any(r.organization and "Consultant" in r.organization for r in roles)
 
 
+def test_an_honour_on_a_line_of_a_member_s_card_is_an_award() -> None:
+    card = '<div class="card"><img src="p.jpg"><h3>{name}</h3><p>{role}</p>{extra}</div>'
+    html = "<h2>People</h2><div>" + "".join(card.format(name=n, role=r, extra=e) for n, r, e in [
+        ("Sara Kowalczyk", "PhD Student", '<p class="award">Best Student Poster Award, QPhot 2024</p>'),
+        ("Tomas Reyes", "Postdoctoral Fellow", "<p>Works on single-photon sources.</p>"),
+        ("Lin Wu", "Research Scholar", ""),
+    ]) + "</div>"
+    records = _read(html)
+    assert [m.name for m in _of(Member, records)] == ["Sara Kowalczyk", "Tomas Reyes", "Lin Wu"]
+    # A "Fellow" or a "Scholar" is a position; the poster award is an honour.
+    assert [(a.title, a.year) for a in _of(Award, records)] == [("Best Student Poster Award", 2024)]
+
+
 def test_a_degree_after_a_card_s_name_is_not_the_role() -> None:
     html = """<h2>People</h2><div class="row">
     <div class="card"><img src="a.jpg"><h5 class="card-title">Mei-Lin Zhou, PhD</h5><p>Postdoctoral Researcher</p></div>

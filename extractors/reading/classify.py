@@ -149,5 +149,6 @@ def _also(announced: str, entries: Sequence[Entry], context: Context, taken: set
 
 
 def _in_order(found: list[_Read]) -> tuple[Record, ...]:
-    records = [reading.record for _, reading in sorted(found, key=lambda pair: pair[0])]
+    records = [record for _, reading in sorted(found, key=lambda pair: pair[0])
+               for record in (reading.record, *reading.extra)]
     return tuple(drop_undated_roles(records))

@@ -40,11 +40,13 @@ class Reading:
 
     record: Record
     score: float
+    #: Records the entry states beside its own: the award a member's card names.
+    extra: tuple[Record, ...] = ()
 
     @classmethod
-    def of(cls, record: Record, score: float) -> Reading:
+    def of(cls, record: Record, score: float, extra: tuple[Record, ...] = ()) -> Reading:
         """A reading with its score kept to 0-1 and rounded (sums of tenths are not exact)."""
-        return cls(record, round(min(max(score, 0.0), 1.0), 2))
+        return cls(record, round(min(max(score, 0.0), 1.0), 2), extra)
 
 
 #: Labels of links beside a record, never a title: "PDF", "[Code]", "Project page".

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import re
 
+from extractors.reading.awards import parse_award_line
 from extractors.reading.context import Context, Reading, is_noise, is_prose
 from extractors.reading.entries import Entry
 from extractors.reading.names import clean_person_name, is_person_name
-from watcher.records import Member
+from watcher.records import Award, Member
 from watcher.text import clean_text
 
 __all__ = ["GENERIC_GROUP", "ROLE_WORDS", "is_sentence", "read_member", "singular"]
@@ -70,7 +71,26 @@ def read_member(entry: Entry, context: Context) -> Reading | None:
         score -= 0.3
     if _looks_like_citation(text):
         score -= 0.5
-    return Reading.of(Member(name=name, role=role or None, url=url), score)
+    return Reading.of(Member(name=name, role=role or None, url=url), score, _card_awards(entry, name, stated))
+
+
+#: Words that name an honour and never a position ("Scholar", "Fellow" and "Chair" are both).
+_HONOUR = re.compile(
+    r"\b(?:awards?|prizes?|medals?|fellowships?|scholarships?|grants?|honou?rable mention"
+    r"|best (?:paper|poster|student|thesis|talk|presentation))\b",
+    re.I,
+)
+
+
+def _card_awards(entry: Entry, name: str, stated: str) -> tuple[Award, ...]:
+    """Honours a member's card names on a short line of their own ("Best Student Poster Award, X 2024")."""
+    awards = []
+    for line in entry.lines[1:]:
+        if len(line.split()) > 12 or name in line or (stated and stated in line) or not _HONOUR.search(line):
+            continue
+        if (award := parse_award_line(line)) is not None:
+            awards.append(award)
+    return tuple(awards)
 
 
 def _name(entry: Entry) -> tuple[str, int, str] | None:
