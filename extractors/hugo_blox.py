@@ -26,7 +26,7 @@ Reads:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -154,7 +154,19 @@ def author_records(meta: Mapping[str, Any], body: str) -> list[Record]:
         if isinstance(record, Role) and any(k.startswith(normalise_key(record.title)) for k in known):
             continue
         records.append(record)
-    return records
+    return records + _listed_awards(body, records)
+
+
+def _listed_awards(body: str, found: Sequence[Record]) -> list[Record]:
+    """Honours the profile's body lists under a heading or bold label ("**Selected honours**", then
+    a bullet list), as the shared reader reads them; the prose's own honours are already in ``found``."""
+    if not _BULLET_LINE.search(body):
+        return []
+    told = {normalise_key(r.title) for r in found if isinstance(r, Award)}
+    return [r for r in records_from_markdown(body) if isinstance(r, Award) and normalise_key(r.title) not in told]
+
+
+_BULLET_LINE = re.compile(r"^\s*[-*+]\s+\S", re.M)
 
 
 def experience_roles(items: Any) -> Iterator[Role]:

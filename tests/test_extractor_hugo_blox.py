@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from extractors.hugo_blox import HugoBloxExtractor, home_records
+from extractors.hugo_blox import HugoBloxExtractor, author_records, home_records
 from watcher.extract import choose_extractor
 from watcher.records import Award, Document, NewsItem, Paper, Role
 
@@ -32,6 +32,18 @@ def test_profile_role_bio_positions_and_awards() -> None:
         Role(title="member", organization="Reef Consortium"),
         Award(title="Coral Prize", organization="Marine Society", year=2020),
     ]
+
+
+def test_honours_listed_in_the_profile_body_are_awards_dated_by_their_start() -> None:
+    body = """Meera leads the Glia Laboratory at the Harbour Institute.
+
+**Selected honours**
+
+- Research Council Investigator Grant (Leadership 1), 2024–2028
+- Gottschalk Medal, Academy of Science (2020)
+"""
+    awards = [(r.title, r.year) for r in author_records({"role": "Professor"}, body) if isinstance(r, Award)]
+    assert awards == [("Research Council Investigator Grant (Leadership 1)", 2024), ("Gottschalk Medal", 2020)]
 
 
 def test_sections_blocks_on_the_landing_page() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from extractors.reading.context import Context, Reading, is_noise, is_prose
+from extractors.reading.dates import find_range
 from extractors.reading.entries import Entry
 from extractors.reading.names import is_person_name
 from watcher.records import Award, Paper
@@ -71,7 +72,9 @@ def parse_award_line(line: str, link_texts: list[str] | tuple[str, ...] = ()) ->
     text = clean_text(line)
     if not text or len(text) > 300:
         return None
-    year = parse_year(text)
+    # A grant held over years is dated by its start ("Investigator Grant, 2024–2028").
+    held = find_range(text)
+    year = parse_year(held[0]) if held else parse_year(text)
     # A leading year is the award's ("2023: X Award"); a year then a colon later starts the reason.
     pieces = _REASON.split(_LEADING_YEAR.sub("", text), maxsplit=1)
     main = pieces[0]
