@@ -841,6 +841,29 @@ def test_a_publication_list_restyled_from_apa_to_cards_reads_the_same() -> None:
     assert [(p.title, p.venue, p.year) for p in _of(Paper, _read(restyled))] == expected
 
 
+def test_a_historian_s_lists_read_by_their_own_headings_and_citation_style() -> None:
+    markdown = """Edited volumes
+------
+* (ed., with Jakub Nowak) *Borderlands of Belief: Coexistence in the Baltic, 1550–1700* (Leiden: Brill, 2020).
+
+Book chapters
+------
+* "Credit", in Anne Roux (ed.), *A Cultural History of Money in the Early Modern Age* (London: Bloomsbury, 2022), 61–82.
+* "Mennonite Networks in the Vistula Delta", in Ada Brun (ed.), *Borderlands of Belief* (Leiden: Brill, 2020), 101–20.
+
+Public history and other writing
+------
+* "Why grain prices still matter", *History Today* 71, no. 3 (2021).
+"""
+    papers = _of(Paper, normalise_records(read_markdown(markdown).records))
+    assert [(p.title, p.venue) for p in papers] == [
+        ("Borderlands of Belief: Coexistence in the Baltic, 1550–1700", papers[0].venue),
+        ("Credit", "A Cultural History of Money in the Early Modern Age"),
+        ("Mennonite Networks in the Vistula Delta", "Borderlands of Belief"),
+        ("Why grain prices still matter", "History Today"),
+    ]  # no heading ("Edited volumes") read as a title
+
+
 def test_a_section_letter_closes_an_abbreviated_journal() -> None:
     html = """<h2>Publications</h2><ul>
     <li>Vogt, C., &amp; <strong>Brun, A.</strong> (2022). Single photons from a strained emitter. <em>Phys. Rev. B</em>

@@ -24,6 +24,8 @@ from watcher.text import AsciiFolded, clean_text, clean_title, find_arxiv, find_
 __all__ = ["author_names", "is_venue", "publication_status", "read_paper", "status_stated", "with_status"]
 
 _QUOTED = re.compile(r"[\"“”«]([^\"“”«»]{8,300})[\"“”»]")
+#: A chapter as the humanities cite it: its title in quotes, then "in" the book it stands in.
+_CHAPTER = re.compile(r"^[\"“]([^\"“”]{2,300})[\"”],?\s+in\s+")
 #: Where a citation's sentence ends: before a capital, "with", "in", a status, or a venue that
 #: is written in lower case ("arXiv:2506.11873", "bioRxiv", "eLife").
 _SENTENCE_BREAK = re.compile(
@@ -138,7 +140,7 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
         return None
     title = clean_title(_BADGE_AFTER_TITLE.sub("", title))
     words = len(title.split())
-    if words < 2 or words > 50 or looks_like_authors(title) or is_link_label(title):
+    if (words < 2 and not _CHAPTER.match(lines[0])) or words > 50 or looks_like_authors(title) or is_link_label(title):
         return None
     if words <= 8 and is_venue(title):
         return None  # "CVPR, 2025" on a line of its own is where a paper appeared, not one
@@ -180,6 +182,8 @@ def _title(entry: Entry, lines: Sequence[str], text: str) -> tuple[str | None, b
     for candidate in (entry.fields.get("title"), entry.heading):
         if candidate and _title_like(candidate, text, lines):
             return candidate, True
+    if chapter := _CHAPTER.match(lines[0]):
+        return chapter.group(1).strip(" ,."), True  # '"Credit", in A. Editor (ed.), *Book*': a short title
     quoted = _QUOTED.search(text) if ('"' in text or "“" in text or "«" in text) else None
     if quoted and len(quoted.group(1).split()) >= 2 and not looks_like_authors(quoted.group(1)):
         return quoted.group(1).strip(" ,."), True

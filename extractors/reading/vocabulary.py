@@ -30,7 +30,9 @@ KIND_OF_WORDS: tuple[tuple[str, str], ...] = (
     ("paper", r"publications?|papers?|preprints?|manuscripts?|articles?|research outputs?|theses|thesis"
      r"|books?|book chapters?|chapters|proceedings|journals?|conferences?|bibliography|working papers?"
      r"|work in progress|works? in progress|selected works?|submitted|under review|in press|patents?"
-     r"|dissertations?|reports?|peer[- ]reviewed|refereed|forthcoming|accepted|pubs|projects?"),
+     r"|dissertations?|reports?|peer[- ]reviewed|refereed|forthcoming|accepted|pubs|projects?"
+     # The humanities' words for their lists: "Edited volumes", "Essays", "Public history and other writing".
+     r"|volumes|monographs?|essays|writings|(?:other|public|selected|popular) writing|book reviews?"),
     ("role", r"experiences?|positions?|employment|appointments?|education|career|work history|internships?"
      r"|affiliations?|professional|academic positions?|work|jobs?|training|background|degrees?|cv"),
     ("member", r"people|members?|students?|team|alumni|alumnae|postdocs?|post-?doctoral|collaborators?|interns?"
