@@ -854,6 +854,7 @@ Book chapters
 Public history and other writing
 ------
 * "Why grain prices still matter", *History Today* 71, no. 3 (2021).
+* "Fire insurance in Torun after 1629", *Urban History* (forthcoming).
 """
     papers = _of(Paper, normalise_records(read_markdown(markdown).records))
     assert [(p.title, p.venue) for p in papers] == [
@@ -861,6 +862,7 @@ Public history and other writing
         ("Credit", "A Cultural History of Money in the Early Modern Age"),
         ("Mennonite Networks in the Vistula Delta", "Borderlands of Belief"),
         ("Why grain prices still matter", "History Today"),
+        ("Fire insurance in Torun after 1629", "Urban History, forthcoming"),  # forthcoming -> published is news
     ]  # no heading ("Edited volumes") read as a title
 
 

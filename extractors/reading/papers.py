@@ -88,7 +88,7 @@ _STATUS_WORDS = (
     r"|(?:conditionally )?accepted(?: in principle| for publication)?|under (?:review|revision)|in revision"
     r"|(?:minor |major )?revision requested|revise and resubmit|r&r|submitted"
 )
-_STATUS = re.compile(rf"(?<=[.,;:]\s)(?:{_STATUS_WORDS})\b", re.I)
+_STATUS = re.compile(rf"(?:(?<=[.,;:]\s)|(?<=\())(?:{_STATUS_WORDS})\b", re.I)  # "X, to appear", "*X* (forthcoming)"
 #: A status closing a piece ("Journal of X, to appear") or standing as its own ("Accepted in principle.").
 _TRAILING_STATUS = re.compile(rf"(?:^|[,;:]\s*|\s\()\(?(?:{_STATUS_WORDS})\)?[.\s]*$", re.I)
 
