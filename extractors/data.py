@@ -489,7 +489,7 @@ def _labelled_role(fields: _Fields) -> str:
 
 def _stated_role(fields: _Fields, note: str) -> str:
     if stated := fields.text(_MEMBER_ROLE, words=14) or note:
-        return stated
+        return _with_rank(fields, stated)
     # No role field: a short field that holds a role word ("info: PhD Student").
     for key, value in fields.by_key.items():
         if key in _NOT_ROLE_KEYS or not isinstance(value, str):
@@ -500,6 +500,21 @@ def _stated_role(fields: _Fields, note: str) -> str:
         if text and len(text.split()) <= 8 and ROLE_WORDS.search(text) and not _looks_like_link(text):
             return text
     return ""
+
+
+#: An academic rank, which a person's entry may state beside their part in the lab.
+_RANK = re.compile(r"\b(?:professor|lecturer|reader|instructor|scientist|researcher|fellow|engineer)\b", re.I)
+_RANK_FIELDS = ("position", "title", "rank", "designation", "jobtitle")
+
+
+def _with_rank(fields: _Fields, stated: str) -> str:
+    """The role with the rank a second field states ("role: Principal Investigator", "position:
+    Professor"): a promotion changes the rank field only, and is news."""
+    for name in _RANK_FIELDS:
+        rank = fields.text((name,), words=8)
+        if rank and rank != stated and rank not in stated and _RANK.search(rank) and not _RANK.search(stated):
+            return f"{rank}, {stated}"
+    return stated
 
 
 def _alumni_details(fields: _Fields, held: str, skip: str) -> str:

@@ -416,3 +416,15 @@ def test_a_status_with_the_journal_it_stands_at_is_the_venue_and_its_change_is_t
     assert after[0].venue == "revise and resubmit at American Sociological Review"
     result = diff_items([StoredItem(kind=r.kind, key=r.key, fields=record_fields(r)) for r in before], after)
     assert [c.change for c in result.changes] == ["modified"]
+
+
+def test_a_rank_beside_a_part_in_the_lab_is_part_of_the_role() -> None:
+    people = {"people": [
+        {"name": "Karin Holm", "role": "Principal Investigator", "position": "Associate Professor"},
+        {"name": "Ola Berg", "role": "PhD Student", "title": "Mr."},
+    ]}
+    members = [r for r in read_data(people, "people.yml").records if isinstance(r, Member)]
+    assert [(m.name, m.role) for m in members] == [
+        ("Karin Holm", "Associate Professor, Principal Investigator"),  # a promotion edits the rank only
+        ("Ola Berg", "PhD Student"),
+    ]
