@@ -42,7 +42,7 @@ from extractors.bibtex import read_bibtex
 from extractors.data import member_from_fields, read_data_files
 from extractors.jekyll_data import first_per_name, front_matter, markdown_to_text, news_from_post
 from extractors.markdown import without_liquid
-from extractors.reading.awards import paper_award
+from extractors.reading.awards import paper_award, parse_award_line
 from extractors.reading.owner import without_advisers
 from watcher.records import Award, Document, Member, NewsItem, Paper, Record, Role
 from watcher.text import clean_text, clean_title, find_arxiv, find_doi, normalise_key, parse_date, parse_year
@@ -231,7 +231,8 @@ def _line_sentences(line: str) -> Iterator[str]:
 # --- awards ----------------------------------------------------------------------------
 
 _AWARD_HEADING = re.compile(
-    r"^\s{0,3}#{1,6}\s*(?:[^\n]*\b(?:awards?|honou?rs?|prizes?|fellowships?|distinctions?)\b[^\n]*)$", re.I | re.M
+    r"^\s{0,3}#{1,6}\s*(?:[^\n]*\b(?:awards?|honou?rs?|prizes?|fellowships?|distinctions?|grants?|funding)\b[^\n]*)$",
+    re.I | re.M,
 )
 _ANY_HEADING = re.compile(r"^\s{0,3}#{1,6}\s", re.M)
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?P<item>.+)$")
@@ -244,26 +245,9 @@ def read_awards(markdown: str) -> list[Award]:
         rest = markdown[heading.end():]
         stop = _ANY_HEADING.search(rest)
         for line in rest[: stop.start() if stop else len(rest)].splitlines():
-            if (m := _LIST_ITEM.match(line)) and (award := _award_from_line(markdown_to_text(m["item"]))):
+            if (m := _LIST_ITEM.match(line)) and (award := parse_award_line(markdown_to_text(m["item"]))):
                 awards.append(award)
     return awards
-
-
-def _award_from_line(text: str) -> Award | None:
-    text = clean_text(text)
-    # "Prize name, Organisation, 2025: why it was given" -> drop the explanation after the year
-    head = re.split(rf"(?<=\b{_YEAR})\s*[:–—-]\s+", text, maxsplit=1)[0]
-    parts = [clean_text(p) for p in head.split(",") if clean_text(p)]
-    if not parts:
-        return None
-    year = parse_year(head)
-    year_only = re.compile(rf"^(?:in\s+)?\(?{_YEAR}\)?$")
-    named = [p for p in parts if not year_only.match(p)]
-    title = clean_title(re.sub(rf"\s*\(?{_YEAR}\)?$", "", named[0])) if named else ""
-    if not title:
-        return None
-    organization = ", ".join(named[1:]) or None
-    return Award(title=title, organization=organization, year=year)
 
 
 # --- the extractor ---------------------------------------------------------------------

@@ -66,6 +66,9 @@ def test_awards_section_items_and_nothing_else() -> None:
         Award(title="Best Paper", organization="ICRA", year=2024),
         Award(title="Rising Star", organization=None, year=2022),
     ]
+    # A lab's funding list is its grants; the thanks above it is not one.
+    funding = "### Funding\nWe are grateful for support from:\n- ERC Consolidator Grant ROOTGUARD (2025–2030)\n"
+    assert read_awards(funding) == [Award(title="ERC Consolidator Grant ROOTGUARD", organization=None, year=2025)]
 
 
 def test_detection_of_sources_pages_and_rendered_html() -> None:
