@@ -428,3 +428,12 @@ def test_a_rank_beside_a_part_in_the_lab_is_part_of_the_role() -> None:
         ("Karin Holm", "Associate Professor, Principal Investigator"),  # a promotion edits the rank only
         ("Ola Berg", "PhD Student"),
     ]
+
+
+def test_a_working_paper_s_status_with_its_journal_is_its_venue() -> None:
+    papers = {"working_papers": [
+        {"title": "Platform work as a stepping stone", "status": "Revise and resubmit, *Work and Society*"},
+    ]}
+    (paper,) = [r for r in read_data(papers, "publications.yml").records if isinstance(r, Paper)]
+    assert paper.venue is not None and paper.venue.startswith("Revise and resubmit")
+    assert "Work and Society" in paper.venue

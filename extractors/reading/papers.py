@@ -445,8 +445,11 @@ def publication_status(text: str | None) -> str | None:
     return None
 
 
-#: A status, then the journal it stands at: "Under review at X", "Submitted to X", "R&R at X".
-_STATUS_AT = re.compile(rf"(?:{_LEADING_STATUS_WORDS})\s+(?:at|in|to|for|with)\s+(?P<journal>\S.*)", re.I)
+#: A status, then the journal it stands at: "Under review at X", "Submitted to X", "R&R at X",
+#: "Revise and resubmit, *X*".
+_STATUS_AT = re.compile(
+    rf"(?:{_LEADING_STATUS_WORDS})(?:\s+(?:at|in|to|for|with)\s+|\s*,\s*)[*_]?(?P<journal>\S.*)", re.I
+)
 
 
 #: A label before a date: "Published: April 02, 2025", "Date: 2024-05-01".
