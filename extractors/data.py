@@ -127,9 +127,10 @@ def _key(name: Any) -> str:
 # ------------------------------------------------------------------ field names, by part
 
 _TITLE = ("title", "papertitle", "articletitle")
-_VENUE = ("venue", "journal", "journaltitle", "booktitle", "conference", "proceedings", "containertitle",
-          "publication", "publishedin", "series", "publisher", "pubinfo", "journalname", "conferencename",
-          "venuename")
+#: In order: where the work appeared before who published it (a chapter's book before its press).
+_VENUE = ("venue", "journal", "journaltitle", "booktitle", "book", "conference", "proceedings", "containertitle",
+          "publication", "publishedin", "journalname", "conferencename", "venuename", "series", "publisher",
+          "pubinfo")
 _YEAR_FIELDS = ("year", "pubyear")
 _STATUS = ("status", "pubstatus", "publicationstatus", "state", "note", "notes")
 _DATE = ("date", "time", "when", "published", "posted", "pubdate", "datepublished", "day", "issued", "datetime",

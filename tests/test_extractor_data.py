@@ -437,3 +437,12 @@ def test_a_working_paper_s_status_with_its_journal_is_its_venue() -> None:
     (paper,) = [r for r in read_data(papers, "publications.yml").records if isinstance(r, Paper)]
     assert paper.venue is not None and paper.venue.startswith("Revise and resubmit")
     assert "Work and Society" in paper.venue
+
+
+def test_a_chapter_s_venue_is_its_book_not_its_press() -> None:
+    chapters = {"book_chapters": [
+        {"title": "Care workers and the welfare state", "book": "Handbook of Welfare States",
+         "publisher": "Kestrel Academic", "year": 2023},
+    ]}
+    (paper,) = [r for r in read_data(chapters, "publications.yml").records if isinstance(r, Paper)]
+    assert paper.venue == "Handbook of Welfare States"  # so renaming "book" to "venue" changes nothing
