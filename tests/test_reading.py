@@ -159,6 +159,25 @@ def test_a_title_that_is_the_owner_s_name_with_degrees_announces_no_people() -> 
     assert _of(Member, read_html(html).records) == []
 
 
+def test_accordion_headings_head_their_panels_and_a_sidebar_is_under_none() -> None:
+    html = """<main><h2 class="accordion-header"><button class="accordion-button" type="button">Awards and honours
+    </button></h2><div class="accordion-collapse collapse"><div class="accordion-body"><ul>
+    <li>2023 – Visiting Research Fellowship, Institute for Maritime History</li>
+    <li>2019 – Book Prize of the Coastal History Society</li></ul></div></div>
+    <button class="collapsible"><h4>Earlier News</h4></button><div class="content"><ul>
+    <li>March 2022: Our edited volume is out with Brill.</li><li>May 2021: Welcome to our new PhD student.</li>
+    </ul></div></main>
+    <aside class="sidebar"><div class="box"><h2>Office hours</h2><p>Tuesdays 14:00–16:00.</p></div>
+    <div class="box"><h2>Links</h2><ul><li><a href="/p">Research portal</a></li></ul></div></aside>
+    <footer class="elementor-location-footer"><a class="social"><span class="elementor-screen-only">X-twitter</span></a>
+    </footer>"""
+    records = _read(html)
+    assert [a.title for a in _of(Award, records)] == [
+        "Visiting Research Fellowship", "Book Prize of the Coastal History Society"
+    ]
+    assert [n.date for n in _of(NewsItem, records)] == ["2022-03", "2021-05"]
+
+
 def test_minified_links_and_badges_stay_apart_and_hidden_headings_are_not_read() -> None:
     html = """<div><a href="/">Home</a><a href="/p">People</a><a href="/n">News</a></div>
     <h2 class="element-invisible">Search form</h2><h2>News</h2><ul>

@@ -135,6 +135,8 @@ def segment(top: Box, records: dict[int, Group], page_heading: str = "") -> Sect
                 landmarks.append(kind)
         if caption:
             current = _open(current, caption, _PSEUDO_LEVEL, None)
+        if box.tag == "aside":
+            current = root  # a sidebar stands beside the page's sections, under none of their headings
         for child in reversed(box.children):
             if type(child) is Box:
                 stack.append(("box", child, None))

@@ -150,12 +150,14 @@ _FIELD_TOKEN = re.compile(
 _HINT_SPLIT = re.compile(r"[\s_\-:]+")
 #: Class words of text a reader never sees (screen-reader labels, hidden toggles).
 _HIDDEN = frozenset({"hidden", "d-none", "sr-only", "visually-hidden", "screen-reader-text", "hide",
-                     "element-invisible", "visuallyhidden", "invisible"})
+                     "element-invisible", "visuallyhidden", "invisible", "elementor-screen-only"})
 #: Page furniture written as ``div``s rather than ``nav``/``footer``: landmark roles, and the
 #: names themes give their footers, menus, widget sidebars and tag chips.
 _FURNITURE_ROLES = frozenset({"navigation", "contentinfo", "search"})
 _FURNITURE = frozenset({
     "footer", "site-footer", "page-footer", "widget-area", "navbar", "breadcrumb", "breadcrumbs", "nav", "navigation",
+    # WordPress page builders' header and footer templates.
+    "elementor-location-footer", "elementor-location-header",
     "site-nav", "topnav", "sidenav", "menu", "menu-item", "menu-category", "layout-menu",
     # A post's category and tag chips: what the post is filed under, not what it says.
     "categories", "listing-categories", "tags", "post-tags", "tag-list",
@@ -265,7 +267,7 @@ class _Builder:
             if text:
                 self.frags.append(text)
             return
-        if tag in _SKIP and not (tag == "footer" and _in_article(node)):
+        if tag in _SKIP and not (tag == "footer" and _in_article(node)) and not (tag == "button" and _heads(node)):
             return
         if tag == "noscript":
             # Inside running text it holds what a script would write there ("Found. Comput.
@@ -337,6 +339,13 @@ def _is_badge(attrs: dict[str, str | None]) -> bool:
     """A badge set beside text (Bootstrap's ``badge``, ``label``; a ``chip``): drawn as its own box."""
     cls = attrs.get("class") if attrs else None
     return bool(cls) and any(word in _BADGE_WORDS for word in cls.lower().split())  # type: ignore[union-attr]
+
+
+def _heads(button: LexborNode) -> bool:
+    """Whether a ``button`` is a section's heading, as accordions and collapsibles write them: inside a
+    heading (``<h2><button>Awards</button></h2>``) or around one (``<button><h4>Earlier News</h4></button>``)."""
+    parent = button.parent
+    return (parent is not None and parent.tag in _HEADINGS) or button.css_first("h1, h2, h3, h4, h5, h6") is not None
 
 
 def _in_article(node: LexborNode) -> bool:
