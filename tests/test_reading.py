@@ -885,6 +885,26 @@ Public history and other writing
     ]  # no heading ("Edited volumes") read as a title
 
 
+def test_dated_citation_cards_in_a_page_section_are_papers() -> None:
+    card = """<div class="citation-container"><div class="citation"><a href="https://doi.org/10.4156/{doi}"
+      class="citation-image"><img src="a.png" alt="{title}"></a><div class="citation-text">
+      <a href="https://doi.org/10.4156/{doi}" class="citation-title">{title}</a>
+      <div class="citation-authors">Ji-ho Kang, Soo-ah Kwon, Seo-yeon Baek</div>
+      <div class="citation-details"><span class="citation-publisher">Conf. on Soft Robotics (ICSRA {year})</span> ·
+      <span class="citation-date">13 May {year}</span> · <span class="citation-id">doi:10.4156/{doi}</span>
+      </div></div></div></div>"""
+    rows = [("Soft gripper with liquid-metal sensors", "icsra.1", 2024),
+            ("Origami modules for soft robots", "icsra.2", 2024), ("Hydrogel valves that heal", "icsra.3", 2023)]
+    cards = "".join(card.format(title=t, doi=d, year=y) for t, d, y in rows)
+    html = f"""<main><section class="background"><h1>Research</h1><p>Our publications, newest first.</p></section>
+    <section class="background"><h2>All</h2><h3>2024</h3>{cards}</section></main>"""
+    records = _read(html)
+    assert [(p.title, p.venue, p.year) for p in _of(Paper, records)] == [
+        (t, f"Conf. on Soft Robotics (ICSRA {y})", y) for t, _d, y in rows
+    ]
+    assert _of(NewsItem, records) == [] and _of(Member, records) == []
+
+
 def test_a_section_letter_closes_an_abbreviated_journal() -> None:
     html = """<h2>Publications</h2><ul>
     <li>Vogt, C., &amp; <strong>Brun, A.</strong> (2022). Single photons from a strained emitter. <em>Phys. Rev. B</em>

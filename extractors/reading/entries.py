@@ -9,6 +9,7 @@ cells and the column names of the table's header row.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -16,7 +17,7 @@ from types import MappingProxyType
 from extractors.reading.sections import Section
 from extractors.reading.tree import Box, Line, Span
 
-__all__ = ["Entry", "entry_of_box", "entry_of_card", "entry_of_lines", "table_columns"]
+__all__ = ["Entry", "entry_of_box", "entry_of_card", "entry_of_lines", "is_cited", "table_columns"]
 
 _EMPTY: Mapping[str, str] = MappingProxyType({})  # shared by entries without fields
 
@@ -127,3 +128,13 @@ def table_columns(row: Box) -> tuple[str, ...]:
             if box is not row:
                 return ()  # the first row is not a header row
     return ()
+
+
+#: What a citation carries and a news item or a person's card does not: a field named for its
+#: authors, a DOI or an arXiv id.
+_CITATION_MARKS = re.compile(r"\bauthors\b|\bdoi:\s*10\.|\b10\.\d{4,9}/|arxiv:\s*\d{4}\.\d", re.I)
+
+
+def is_cited(entry: Entry) -> bool:
+    """Whether an entry is a citation by its marks (a dated paper card, an author list in its own field)."""
+    return _CITATION_MARKS.search(" ".join((*entry.fields, entry.text))) is not None

@@ -12,7 +12,7 @@ import re
 
 from extractors.reading.context import LINK_WORDS, Context, Reading, is_noise
 from extractors.reading.dates import leading_date, parse_date_text
-from extractors.reading.entries import Entry
+from extractors.reading.entries import Entry, is_cited
 from watcher.records import NewsItem
 from watcher.text import clean_text
 
@@ -55,6 +55,8 @@ def read_news(entry: Entry, context: Context) -> Reading | None:
         score = 0.35
     score += 0.15 if len(text.split()) >= 4 else 0.0
     score += 0.1 if url else 0.0
+    if context.kind != "news" and is_cited(entry):
+        score -= 0.4  # a dated citation, unless the heading announces news
     return Reading.of(NewsItem(text=text, date=date, url=url), score)
 
 

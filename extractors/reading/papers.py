@@ -543,9 +543,9 @@ def _line_under_title(lines: Sequence[str], title: str, author_text: str) -> str
     return None
 
 
-_TRAILING_YEAR = re.compile(r",?\s*\(?(?:19|20)\d\d\)?\s*$")
+_TRAILING_YEAR = re.compile(r",?\s*(?:\((?:19|20)\d\d\)|(?:19|20)\d\d)\s*$")  # not "(ICSRA 2024)"'s year
 #: A year that closes a venue line after a separator ("X 42, 1–9 · 2019"), not a page range's end.
-_CLOSING_YEAR = re.compile(r"\s*[,·•|]\s*\(?(?:19|20)\d\d\)?\s*$")
+_CLOSING_YEAR = re.compile(r"\s*[,·•|]\s*(?:\((?:19|20)\d\d\)|(?:19|20)\d\d)\s*$")
 #: Volume, issue and pages after a venue: "92, 411-427", "vol. 5(2), pp. 1–10", "42: 501–513".
 _VOLUME_PAGES = re.compile(
     r"[,\s]+(?:vol(?:ume)?\.?\s*)?\d{1,5}(?:\s*\(\s*[\w-]{1,9}\s*\))?"
@@ -556,12 +556,16 @@ _VOLUME_PAGES = re.compile(
 
 def _clean_venue(text: str) -> str:
     text = _URL.sub("", text).rstrip(" .")
+    if text.startswith("(") and text.endswith(")") and text.count("(") == 1:
+        text = text[1:-1]  # "(Ashdown University Press, 2025)": the venue in brackets
     text = _BRACKETED_YEAR.sub("", text)
     # The year may close the line after the volume and pages ("X 42, 1990–2003 · 2019").
     text = _TRAILING_YEAR.sub("", _VOLUME_PAGES.sub("", _CLOSING_YEAR.sub("", text)))
     text = _PRESENTATION.sub("", text)
     text = clean_text(text.replace('"', " ").replace("“", " ").replace("”", " "))
-    return _without_place_words(text, _VENUE_PREFIX.match(text)).strip(" ,.;:()[]-–—")
+    venue = _without_place_words(text, _VENUE_PREFIX.match(text)).strip(" ,.;:([]-–—")
+    # A closing bracket stays when it closes one the venue opened: "Conference on X (ICSRA 2024)".
+    return venue if venue.count("(") == venue.count(")") else venue.strip(" ,.;:()")
 
 
 def _without_place_words(venue: str, prefix: re.Match[str] | None) -> str:

@@ -14,7 +14,7 @@ import re
 
 from extractors.reading.awards import parse_award_line
 from extractors.reading.context import Context, Reading, is_noise, is_prose
-from extractors.reading.entries import Entry
+from extractors.reading.entries import Entry, is_cited
 from extractors.reading.names import clean_person_name, is_person_name
 from watcher.records import Award, Member
 from watcher.text import clean_text
@@ -69,7 +69,7 @@ def read_member(entry: Entry, context: Context) -> Reading | None:
     score += 0.1 if len(text) <= 300 else 0.0
     if is_prose(text, 80) and not stated:
         score -= 0.3
-    if _looks_like_citation(text):
+    if _looks_like_citation(text) or (context.kind != "member" and is_cited(entry)):
         score -= 0.5
     return Reading.of(Member(name=name, role=role or None, url=url), score, _card_awards(entry, name, stated))
 

@@ -67,13 +67,17 @@ def find_groups(top: Box) -> dict[int, Group]:
     records: dict[int, Group] = {}
     covered: dict[int, int] = {}
     sections: dict[int, int] = {}
+    held: dict[int, int] = {}  # how many records a box holds, at any depth
     for box in reversed(boxes):  # children before parents
-        inner = sum(covered.get(id(child), 0) for child in box.children if type(child) is Box)
+        kids = [child for child in box.children if type(child) is Box]
+        inner = sum(covered.get(id(child), 0) for child in kids)
+        held[id(box)] = sum(held.get(id(child), 0) for child in kids)
         sections[id(box)] = _sections_in(box, sections)
-        for group in _groups_of(box, covered, repeated, sections):
+        for group in _groups_of(box, covered, repeated, sections, held):
             for member in group.members:
                 records[id(member)] = group
                 inner += member.size - covered.get(id(member), 0)
+            held[id(box)] += len(group.members)
         covered[id(box)] = inner
     return records
 
@@ -130,7 +134,11 @@ def _sections_in(box: Box, sections: dict[int, int]) -> int:
 
 
 def _groups_of(
-    box: Box, covered: dict[int, int], repeated: dict[tuple[str, str], int], sections: dict[int, int]
+    box: Box,
+    covered: dict[int, int],
+    repeated: dict[tuple[str, str], int],
+    sections: dict[int, int],
+    held: dict[int, int],
 ) -> list[Group]:
     if box.tag == "dt-dd":
         return []  # a term and its descriptions (a role, then an office) are one entry
@@ -159,14 +167,15 @@ def _groups_of(
             continue
         if group.members[0].tag in _WRAPPERS:
             continue
-        records = [m for m in group.members if not _is_container(m, covered)]
+        records = [m for m in group.members if not _is_container(m, covered, held)]
         if len(records) * 2 < len(group.members):
             continue  # mostly containers: their records are the list entries
         # Mostly records: a sibling of the same shape with a short title over its one or two
         # parts is a record too ("Lecturer (2019-2024)" over its department).
         kept = {id(m) for m in records}
         records = [
-            m for m in group.members if id(m) in kept or (_nested_entries(m) <= 2 and not _cells_are_cards(m))
+            m for m in group.members
+            if id(m) in kept or (_nested_entries(m) <= 2 and held.get(id(m), 0) <= 2 and not _cells_are_cards(m))
         ]
         if group.members[0].tag == "tr":
             records = [r for r in records if not _is_header_row(r)]
@@ -249,14 +258,15 @@ def _named_fields(members: list[Box]) -> bool:
     return len(fields) >= 2 and len(set(fields)) == len(fields)
 
 
-def _is_container(box: Box, covered: dict[int, int]) -> bool:
+def _is_container(box: Box, covered: dict[int, int], held: dict[int, int]) -> bool:
     inner = covered.get(id(box), 0)
     if inner < CONTAINER_COVER * box.size:
         return False
     # A record whose own words stand before a short list of its parts (a title, then authors and
-    # venue as sub-items) is one record; a label before a list ("2024", "PhD Students") is a container.
+    # venue as sub-items) is one record; a label before a list ("2024", "PhD Students") is a container,
+    # and so is a block of a page that holds many records of its own (a section of citation cards).
     own = box.size - inner
-    return own < 30 or _nested_entries(box) > 4
+    return own < 30 or _nested_entries(box) > 4 or held.get(id(box), 0) > 4
 
 
 def _nested_entries(box: Box) -> int:
