@@ -178,6 +178,21 @@ def test_accordion_headings_head_their_panels_and_a_sidebar_is_under_none() -> N
     assert [n.date for n in _of(NewsItem, records)] == ["2022-03", "2021-05"]
 
 
+def test_post_excerpts_dated_by_a_byline_under_their_linked_title_are_news() -> None:
+    post = """<div class="post-excerpt-container"><div class="post-excerpt"><a href="/p/{n}"><img alt="{title}"></a>
+    <div class="post-excerpt-text"><a href="/p/{n}">{title}</a><div class="post-info">
+    <span data-tooltip="Author"><span>Seo-yeon Baek</span></span> <span><span>{date}</span></span></div>
+    <p>{summary}</p></div></div></div>"""
+    posts = [("Welcome Jun-seo and Amara!", "March 04, 2024", "Two new MS students join us."),
+             ("Two papers accepted to ICSRA 2024", "January 29, 2024", "Congratulations to Da-eun and Ji-ho.")]
+    html = "<html><head><title>News | Soft Matter Lab</title></head><body>" + "".join(
+        post.format(n=i, title=t, date=d, summary=m) for i, (t, d, m) in enumerate(posts)
+    ) + "</body></html>"
+    assert [(n.date, n.text) for n in _of(NewsItem, _read(html))] == [
+        ("2024-03-04", "Welcome Jun-seo and Amara!"), ("2024-01-29", "Two papers accepted to ICSRA 2024")
+    ]
+
+
 def test_minified_links_and_badges_stay_apart_and_hidden_headings_are_not_read() -> None:
     html = """<div><a href="/">Home</a><a href="/p">People</a><a href="/n">News</a></div>
     <h2 class="element-invisible">Search form</h2><h2>News</h2><ul>

@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 
 from extractors.reading.context import LINK_WORDS, Context, Reading, is_noise
-from extractors.reading.dates import leading_date, parse_date_text
+from extractors.reading.dates import find_date, leading_date, parse_date_text
 from extractors.reading.entries import Entry, is_cited
+from extractors.reading.names import is_person_name
 from watcher.records import NewsItem
 from watcher.text import clean_text
 
@@ -27,6 +28,8 @@ _POINTER = re.compile(
     r"(?:\s+(?:are|is|can be)\s+(?:archived|found|listed|kept)\b|\s*(?:[.:→»>]|\.\.\.|…|$)|\s+(?:on|at|in|here)\b)",
     re.I,
 )
+#: A date with its day or month, not a bare year: a line that is only a year is rarely a post's date.
+_FULL_DATE = re.compile(r"\d{1,2}\b.*\b(?:19|20)\d\d|[A-Za-z]{3,9}\.?\s+(?:19|20)\d\d|(?:19|20)\d\d[-/.]\d")
 _SKIP_URL = re.compile(r"twitter\.com|x\.com|facebook\.com|linkedin\.com", re.I)
 
 
@@ -63,10 +66,28 @@ def read_news(entry: Entry, context: Context) -> Reading | None:
 def _post_title(entry: Entry, lines: list[str]) -> str | None:
     """The title a post's entry sets over its summary (a heading or a title field, then more
     lines), or None when the entry is one sentence of news."""
-    title = entry.fields.get("title") or entry.heading
+    title = entry.fields.get("title") or entry.heading or _linked_first_line(entry, lines)
     if not title or len(lines) < 2 or lines[0] != title or len(title.split()) < 2:
         return None
     return title
+
+
+def _byline_date(line: str) -> str | None:
+    """The date of a line that is a date alone, or an author's name and a date."""
+    if len(line.split()) <= 4 and (date := parse_date_text(line)):
+        return date
+    found = find_date(line)
+    if found is None:
+        return None
+    date, start, end = found
+    rest = f"{line[:start]} {line[end:]}".strip(" ·|•,-–—")
+    return date if not rest or is_person_name(rest) else None
+
+
+def _linked_first_line(entry: Entry, lines: list[str]) -> str | None:
+    """A first line that is all one link, the post's title as blog lists link it."""
+    first = lines[0] if lines else ""
+    return first if first and any(s.kind == "link" and s.text == first for s in entry.spans) else None
 
 
 def _date_and_lines(entry: Entry) -> tuple[str | None, list[str]]:
@@ -84,6 +105,11 @@ def _date_and_lines(entry: Entry) -> tuple[str | None, list[str]]:
     for index, line in enumerate(lines[:4]):
         # A blog's byline: "Posted on March 3, 2025", "Published: 2025-03-03 by Jane".
         if (byline := _BYLINE.match(line)) and (date := parse_date_text(byline.group("date"))):
+            return date, [*lines[:index], *lines[index + 1 :]]
+    for index, line in enumerate(lines[1:4], start=1):
+        # A post's date on a line of its own under its title ("March 04, 2024"), or with its author
+        # ("Seo-yeon Baek March 04, 2024"): the post's byline.
+        if len(line.split()) <= 8 and _FULL_DATE.search(line) and (date := _byline_date(line)):
             return date, [*lines[:index], *lines[index + 1 :]]
     if lines:
         if lead := leading_date(lines[0]):
