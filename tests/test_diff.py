@@ -163,6 +163,18 @@ def test_different_papers_with_similar_titles_stay_apart() -> None:
     assert [c.change for c in run(before, after).changes] == ["added", "removed"]
 
 
+def test_an_entry_whose_doi_is_replaced_under_the_same_title_is_the_same_paper() -> None:
+    preprint = Paper(title="Trampling and microphytobenthos", venue="bioRxiv", doi="10.2251/ecb.0042")
+    published = Paper(title="Trampling and microphytobenthos", venue="Marine Ecology Notes", doi="10.3354/men.731")
+    change = only(run([*papers(4), preprint], [*papers(4), published]))
+    assert change.change == "modified" and set(change.delta or {}) >= {"venue"}
+    # Listed together, a workshop version and a journal version stay two papers.
+    workshop = Paper(title="Trampling and microphytobenthos", venue="Coastal Workshop", doi="10.1/ws")
+    journal = Paper(title="Trampling and microphytobenthos", venue="Marine Ecology Notes", doi="10.2/j")
+    change = only(run([*papers(4), workshop], [*papers(4), workshop, journal]))
+    assert change.change == "added" and change.key == "doi:10.2/j"
+
+
 def test_reworded_news_with_the_same_date_is_modified() -> None:
     before = [*papers(4), NewsItem(date="2026-04-12", text="Tomas's MS defense")]
     after = [

@@ -444,8 +444,9 @@ def _score_papers(
 ) -> _Candidates:
     """Same DOI, arXiv id or title: the same paper; else titles at least 90 % alike.
 
-    Two different DOIs (or arXiv ids) never pair: a workshop and a journal version are two papers.
-    A preprint server's DOI replaced by a publisher's is the same work, published.
+    Two different DOIs (or arXiv ids) pair only under the very same title: a workshop and a journal
+    version listed together keep their own entries (each pairs with itself first, by its id), but an
+    entry whose DOI is replaced (a preprint's or an in-press one by the journal's) is the same work.
     """
     import numpy as np
 
@@ -453,7 +454,7 @@ def _score_papers(
     sims = _similarity(_field_keys(olds, "title"), _field_keys(news, "title"), cutoff=TITLE_THRESHOLD)
     for i, j in zip(*np.nonzero(sims), strict=True):
         before, after = olds[i].fields, news[j].fields
-        if _ids_conflict(before, after):
+        if _ids_conflict(before, after) and not _same_title(before, after):
             continue
         same_id = _same(before, after, "doi") or _same(before, after, "arxiv")
         candidates.append((200.0 if same_id else float(sims[i, j]), int(i), int(j)))
@@ -701,6 +702,10 @@ _SCORERS: Mapping[str, Callable[[Sequence[_Entry], Sequence[_Entry]], _Candidate
 
 def _same(before: Mapping[str, Any], after: Mapping[str, Any], name: str) -> bool:
     return bool(before.get(name)) and before.get(name) == after.get(name)
+
+
+def _same_title(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+    return bool(before.get("title")) and normalise_key(before["title"]) == normalise_key(after.get("title"))
 
 
 def _published(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
