@@ -175,6 +175,14 @@ def test_an_entry_whose_doi_is_replaced_under_the_same_title_is_the_same_paper()
     assert change.change == "added" and change.key == "doi:10.2/j"
 
 
+def test_a_working_paper_label_appearing_where_no_venue_was_is_no_news() -> None:
+    before = [*papers(4), Paper(title="Remote Work Options and Gender Wage Gaps")]
+    assert run(before, [*papers(4), Paper(title="Remote Work Options and Gender Wage Gaps", venue="Working paper")]
+               ).changes == ()
+    published = [*papers(4), Paper(title="Remote Work Options and Gender Wage Gaps", venue="Labour Economics")]
+    assert only(run(before, published)).change == "modified"
+
+
 def test_reworded_news_with_the_same_date_is_modified() -> None:
     before = [*papers(4), NewsItem(date="2026-04-12", text="Tomas's MS defense")]
     after = [

@@ -920,6 +920,21 @@ def test_dated_citation_cards_in_a_page_section_are_papers() -> None:
     assert _of(NewsItem, records) == [] and _of(Member, records) == []
 
 
+def test_an_abstract_folded_in_details_is_part_of_its_paper() -> None:
+    entry = """<p><strong><a href="p.pdf">{title}</a></strong> (with Line Dahl)<br><em>{journal}</em>, 2023</p>
+    <details><summary>Abstract</summary><p>{abstract}</p></details>"""
+    rows = [("Remote Work Options and Gender Wage Gaps", "Labour Review",
+             "Vacancies that offer remote work pay less on average, and the discount is larger for women."),
+            ("Training Subsidies and Firm Productivity", "Journal of Applied Economics",
+             "A size threshold in eligibility for subsidies shows modest productivity gains in manufacturing."),
+            ("Severance Pay as Insurance", "Economic Letters",
+             "Severance pay smooths consumption after displacement, more so for workers without savings.")]
+    html = '<section><h2>Publications</h2>' + "".join(
+        entry.format(title=t, journal=j, abstract=a) for t, j, a in rows
+    ) + "</section>"
+    assert [p.title for p in _of(Paper, _read(html))] == [t for t, _j, _a in rows]
+
+
 def test_a_section_letter_closes_an_abbreviated_journal() -> None:
     html = """<h2>Publications</h2><ul>
     <li>Vogt, C., &amp; <strong>Brun, A.</strong> (2022). Single photons from a strained emitter. <em>Phys. Rev. B</em>

@@ -189,11 +189,18 @@ _PREPRINT_SERVER_WORDS = re.compile(
 
 
 def is_preprint_server_venue(venue: str | None) -> bool:
-    """Whether a venue names nothing but a preprint server (a listed paper's venue appearing as
-    "arXiv" says no more than the listing did)."""
-    if not venue or not re.search(r"rxiv|corr\b|ssrn|\bosf\b|preprint", venue, re.I):
+    """Whether a venue names nothing but a preprint server or an unpublished paper's label (a listed
+    paper's venue appearing as "arXiv" or "Working paper" says no more than the listing did)."""
+    if not venue:
+        return False
+    if _DRAFT_LABEL.fullmatch(venue.strip(" .()[]")):
+        return True  # "Working paper", "Manuscript": a label a restyle puts on an unpublished paper
+    if not re.search(r"rxiv|corr\b|ssrn|\bosf\b|preprint", venue, re.I):
         return False
     return not _PREPRINT_SERVER_WORDS.sub("", venue).strip()
+
+
+_DRAFT_LABEL = re.compile(r"(?:working paper|manuscript|draft|mimeo|work in progress|preprint)s?", re.I)
 
 
 def find_arxiv(text: str | None) -> str | None:

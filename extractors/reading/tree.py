@@ -269,6 +269,8 @@ class _Builder:
             return
         if tag in _SKIP and not (tag == "footer" and _in_article(node)) and not (tag == "button" and _heads(node)):
             return
+        if tag == "details" and _folds_extras(node):
+            return  # "<details><summary>Abstract</summary>…": folded away, part of the entry above
         if tag == "noscript":
             # Inside running text it holds what a script would write there ("Found. Comput.
             # Math. 26", a co-author's name); elsewhere, tracking pixels and "enable JavaScript".
@@ -339,6 +341,15 @@ def _is_badge(attrs: dict[str, str | None]) -> bool:
     """A badge set beside text (Bootstrap's ``badge``, ``label``; a ``chip``): drawn as its own box."""
     cls = attrs.get("class") if attrs else None
     return bool(cls) and any(word in _BADGE_WORDS for word in cls.lower().split())  # type: ignore[union-attr]
+
+
+_EXTRAS = re.compile(r"^(?:show |view )?(?:abstract|bibtex|bib|cite|citation|summary|more|details)\b", re.I)
+
+
+def _folds_extras(details: LexborNode) -> bool:
+    """Whether a ``details`` folds away a paper's abstract or BibTeX (its summary says so)."""
+    summary = details.css_first("summary")
+    return summary is not None and _EXTRAS.match(clean_text(summary.text())) is not None
 
 
 def _heads(button: LexborNode) -> bool:
