@@ -204,11 +204,13 @@ def test_minified_links_and_badges_stay_apart_and_hidden_headings_are_not_read()
 def test_titles_and_degrees_before_a_name_are_not_the_name() -> None:
     html = """<h2>Team</h2><ul><li><b>M.Sc. Jonas Weber</b><br>Research Assistant</li>
     <li><b>Prof. Dr.-Ing. Katharina Vossberg</b><br>Chair</li>
-    <li><b>Claire Ashworth, PhD</b><br>Principal Investigator</li></ul>"""
+    <li><b>Claire Ashworth, PhD</b><br>Principal Investigator</li>
+    <li><b>A/Prof Rhiannon Kealy</b><br>Lab Director</li></ul>"""
     assert [(m.name, m.role) for m in _of(Member, _read(html))] == [
         ("Jonas Weber", "Research Assistant"),
         ("Katharina Vossberg", "Chair"),
         ("Claire Ashworth", "Principal Investigator"),
+        ("Rhiannon Kealy", "Lab Director"),  # Australian "A/Prof": promoted to "Prof", the same person
     ]
 
 

@@ -83,7 +83,8 @@ NOT_NAME_WORDS = frozenset(
 #: Titles and degrees written before a name, stacked as some countries write them ("Prof. Dr.-Ing.",
 #: "M.Sc.", "Dipl.-Inf."): a student who graduates keeps their name.
 _HONORIFICS = re.compile(
-    r"^(?:(?:dr|prof|professor|mr|ms|mrs|miss|mx|sir|dame|assoc\. prof|asst\. prof)\.?(?:-ing\.|\s?rer\. nat\.)?\s+"
+    r"^(?:(?:dr|prof|professor|mr|ms|mrs|miss|mx|sir|dame|(?:assoc|asst|assistant|associate)\.? prof|a/prof|e/prof)"
+    r"\.?(?:-ing\.|\s?rer\. nat\.)?\s+"
     r"|(?:m\.\s?sc|b\.\s?sc|m\.\s?eng|b\.\s?eng|dipl\.-\w{2,5})\.?\s+)+",
     re.I,
 )
