@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Mapping
+from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser
 
@@ -56,14 +58,19 @@ def shown_text(document: Document) -> str:
 
 
 def _label(change: ItemChange) -> str | None:
-    field, words = _LABELS.get(change.kind, ("", 0))
-    label = normalise_key(str((change.before or {}).get(field) or "")) if field else ""
-    return label if len(label.split()) >= words > 0 else None
+    """A removed item's own words, as it was stored."""
+    return _own_words(change.kind, change.before, _LABELS)
 
 
 def _added_label(change: ItemChange) -> str | None:
-    field, words = _ADDED_LABELS.get(change.kind, ("", 0))
-    label = normalise_key(str((change.after or {}).get(field) or "")) if field else ""
+    """An added item's own words, as it is read now."""
+    return _own_words(change.kind, change.after, _ADDED_LABELS)
+
+
+def _own_words(kind: str, fields: Mapping[str, Any] | None, labels: Mapping[str, tuple[str, int]]) -> str | None:
+    """The normalised words of an item's labelling field, when there are enough to be its own."""
+    field, words = labels.get(kind, ("", 0))
+    label = normalise_key(str((fields or {}).get(field) or "")) if field else ""
     return label if len(label.split()) >= words > 0 else None
 
 
