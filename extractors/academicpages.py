@@ -35,7 +35,7 @@ from extractors.data import authors_of
 from extractors.generic import node_text, records_from_markdown
 from extractors.jekyll_data import collection_records, news_from_post
 from extractors.markdown import front_matter_text, load_yaml, parse_front_matter, without_liquid
-from extractors.reading.dates import SEASONS, parse_date_text
+from extractors.reading.dates import SEASONS, full_end_year, parse_date_text
 from extractors.reading.papers import status_stated, with_status
 from extractors.reading.roles import dedupe_roles
 from extractors.reading.vocabulary import heading_kind
@@ -205,19 +205,13 @@ def take_dates(line: str) -> DatedText:
         start = _line_date(match.group("start"))
         end_text = match.groupdict().get("end")
         if end_text and len(end_text) == 2 and start:
-            end_text = _full_end_year(start, end_text)
+            end_text = full_end_year(start, end_text)
         end = _line_date(end_text) if end_text else (start if pattern is _SINGLE else None)
         rest = (line[: match.start()] + " " + line[match.end():]).strip()
         rest = re.sub(r"^[\s:;,|–—\-]+|[\s:;,|–—\-(]+$", "", rest)
         rest = re.sub(r"\(\s*\)", "", rest)
         return DatedText(text=rest, start=start, end=end, dated=True)
     return DatedText(text=line, start=None, end=None, dated=False)
-
-
-def _full_end_year(start: str, last_two: str) -> str | None:
-    """"17" after "2016" is 2017; a two-digit end before its start is no year of the range."""
-    year = int(start[:2]) * 100 + int(last_two)
-    return str(year) if year > int(start[:4]) else None
 
 
 def _line_date(text: str) -> str | None:

@@ -14,8 +14,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import date
 
-__all__ = ["DATE", "SEASONS", "DateRange", "day_first_where_written", "find_date", "find_range", "leading_date",
-           "parse_date_text"]
+__all__ = ["DATE", "SEASONS", "DateRange", "day_first_where_written", "find_date", "find_range", "full_end_year",
+           "leading_date", "parse_date_text"]
 
 _MONTH_NAMES = (
     r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
@@ -181,12 +181,17 @@ def find_range(text: str) -> DateRange | None:
     if start is None:
         return None
     if groups.get("e_yy"):
-        # "2016–17": the end year by its last two digits, in the start's century.
-        year = int(start[:2]) * 100 + int(groups["e_yy"])
-        if year <= int(start[:4]) or groups.get("s_y10") is None:
+        end = full_end_year(start, groups["e_yy"]) if groups.get("s_y10") else None
+        if end is None:
             return None
-        end = str(year)
     return DateRange((start, end, match.start(), match.end()))
+
+
+def full_end_year(start: str, last_two: str) -> str | None:
+    """A range's end written by its last two digits ("2016–17"), in the start's century; None
+    when that year would not come after the start."""
+    year = int(start[:2]) * 100 + int(last_two)
+    return str(year) if year > int(start[:4]) else None
 
 
 def find_date(text: str) -> tuple[str, int, int] | None:
