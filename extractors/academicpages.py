@@ -708,9 +708,14 @@ def _parse_bundle(files: Mapping[str, str]) -> list[Record]:
     # A page this reader reads well may still hold a kind it does not know the shape of (news
     # under "### 2024" with "**May 2024** — …" lines): the shared reading adds the kinds no file gave.
     found = {record.kind for record in records}
-    for text in full:
-        records.extend(record for record in records_from_markdown(text) if record.kind not in found)
+    if not found >= _SHARED_KINDS:
+        for text in full:
+            records.extend(record for record in records_from_markdown(text) if record.kind not in found)
     return dedupe_roles(records)
+
+
+#: The kinds the shared reading gives: when the bundle has them all, a well-read page needs no second reading.
+_SHARED_KINDS = frozenset({"news", "paper", "award", "role", "member"})
 
 
 def _news_posts(files: Mapping[str, str]) -> list[NewsItem]:
