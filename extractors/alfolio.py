@@ -40,8 +40,8 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from extractors.base import Case, Extractor
 from extractors.bibtex import read_bibtex
 from extractors.data import member_from_fields, read_data_files
-from extractors.jekyll_data import first_per_name, front_matter, markdown_to_text, news_from_post
-from extractors.markdown import without_liquid
+from extractors.jekyll_data import first_per_name, markdown_to_text, news_from_post
+from extractors.markdown import parse_front_matter, without_liquid
 from extractors.reading.awards import paper_award, parse_award_line
 from extractors.reading.owner import without_advisers
 from watcher.records import Award, Document, Member, NewsItem, Paper, Record, Role
@@ -275,7 +275,7 @@ class AlfolioExtractor(Extractor):
             return _detect_bundle(doc.files)
         head = doc.text.lstrip()[:4000]
         if head.startswith("---"):
-            meta, _ = front_matter(doc.text)
+            meta, _ = parse_front_matter(doc.text)
             keys = _ABOUT_KEYS & meta.keys()
             if len(keys) >= 2:
                 return f"al-folio page front matter ({', '.join(sorted(keys))})"
@@ -362,7 +362,7 @@ def _cv_over_bio(about: list[Record], data: list[Record]) -> list[Record]:
 
 
 def _news_item(path: str, text: str) -> NewsItem | None:
-    meta, _body = front_matter(text)
+    meta, _body = parse_front_matter(text)
     return news_from_post(path, text, prefer_body=bool(meta.get("inline", True)))
 
 
@@ -370,14 +370,14 @@ def _home_page(files: Mapping[str, str]) -> str | None:
     """The page served at ``/`` (or else the about/home page)."""
     pages = {m["stem"]: path for path in sorted(files) if (m := _PAGE_PATH.match(path))}
     for path in pages.values():
-        meta, _ = front_matter(files[path])
+        meta, _ = parse_front_matter(files[path])
         if str(meta.get("permalink", "")).strip() == "/":
             return files[path]
     return next((files[pages[stem]] for stem in _HOME_STEMS if stem in pages), None)
 
 
 def _parse_page_source(text: str) -> list[Record]:
-    meta, body = front_matter(text)
+    meta, body = parse_front_matter(text)
     roles = read_positions(markdown_to_text(_without_awards(body)))
     subtitle = _subtitle_role(meta.get("subtitle"))
     if subtitle is not None and all(r.key != subtitle.key for r in roles):
@@ -417,7 +417,7 @@ def _people_collection(files: Mapping[str, str]) -> list[Member]:
     for path in sorted(files):
         if not (m := _PEOPLE_PATH.match(path)):
             continue
-        meta, _ = front_matter(files[path])
+        meta, _ = parse_front_matter(files[path])
         category = (m["dir"] or "").rsplit("/", 1)[-1].replace("_", " ").capitalize()
         if (member := member_from_fields(meta, category)) is not None:
             members.append(member)

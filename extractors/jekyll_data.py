@@ -24,23 +24,26 @@ Reads, by general rules:
   reading for news, papers and awards, kind by kind where the data files, collections and
   posts have none ("## News" bullets on the home page).
 
-``front_matter``, ``news_from_post`` and ``first_per_name`` are shared with the al-folio
+``news_from_post`` and ``first_per_name`` are shared with the al-folio
 extractor.
 """
 
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
 
-import frontmatter
-
 from extractors.base import Case, Extractor, with_shared_reading
 from extractors.data import DataReading, bundle_kinds, first_per_key, read_data, read_data_files, with_role_labels
-from extractors.markdown import front_matter_text, is_unpublished, markdown_to_text, without_liquid
+from extractors.markdown import (
+    front_matter_text,
+    is_unpublished,
+    markdown_to_text,
+    parse_front_matter,
+    without_liquid,
+)
 from extractors.reading import ListReport
 from watcher.records import Document, Member, NewsItem, Record
 from watcher.text import parse_date
@@ -50,7 +53,6 @@ __all__ = [
     "JekyllDataExtractor",
     "collection_records",
     "first_per_name",
-    "front_matter",
     "markdown_to_text",
     "news_from_post",
 ]
@@ -62,28 +64,11 @@ _COLLECTION_PATH = re.compile(
 )
 
 
-_TOML_FRONT_MATTER = re.compile(r"\A\ufeff?\s*\+\+\+[ \t]*\r?\n(.*?)\r?\n\+\+\+[ \t]*(?:\r?\n|\Z)", re.S)
-
-
-def front_matter(text: str) -> tuple[dict[str, Any], str]:
-    """A markdown file's front matter (YAML, or Hugo's TOML between ``+++``) and body; ({}, text)
-    when there is none or it is broken."""
-    if toml := _TOML_FRONT_MATTER.match(text):
-        try:
-            return tomllib.loads(toml.group(1)), text[toml.end() :]
-        except tomllib.TOMLDecodeError:
-            return {}, text
-    try:
-        post = frontmatter.loads(text)
-    except Exception:  # malformed YAML: read the file as plain body
-        return {}, text
-    meta = post.metadata if isinstance(post.metadata, dict) else {}
-    return dict(meta), post.content
 
 
 def news_from_post(path: str, text: str, *, prefer_body: bool = False) -> NewsItem | None:
     """A dated post as a news item: its title (or, if asked or untitled, its body) and its date."""
-    meta, body = front_matter(text)
+    meta, body = parse_front_matter(text)
     if is_unpublished(meta):
         return None
     date_value = meta.get("date")
@@ -180,7 +165,7 @@ def page_records(files: Mapping[str, str]) -> list[Record]:
     for path in sorted(files):
         if (match := _page_match(path)) is None:
             continue
-        meta, body = front_matter(files[path])
+        meta, body = parse_front_matter(files[path])
         if match["type"].startswith("htm"):
             if not meta:
                 continue  # a page Jekyll does not render: a verification file, a copied export
@@ -225,7 +210,7 @@ def collection_records(files: Mapping[str, str], name_of: Callable[[str], str | 
     by_collection: dict[str, list[dict[str, Any]]] = {}
     for path in sorted(files):
         if (name := (name_of or _collection_name)(path)) is not None:
-            meta, _body = front_matter(files[path])
+            meta, _body = parse_front_matter(files[path])
             if meta and not is_unpublished(meta):
                 by_collection.setdefault(name, []).append(meta)
     return [r for name, metas in by_collection.items() for r in read_data(metas, f"_{name}/", name).records]

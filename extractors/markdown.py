@@ -7,9 +7,11 @@ read their pages' front matter through these, so a value is read the same way in
 from __future__ import annotations
 
 import re
+import tomllib
 from collections.abc import Mapping
 from typing import Any
 
+import frontmatter
 import yaml
 from selectolax.lexbor import LexborHTMLParser
 
@@ -29,7 +31,6 @@ _MD_REF_LINK = re.compile(r"\[([^\]]+)\]\[[^\]]*\]")
 _EMOJI_CODE = re.compile(r":[a-z0-9_+\-]+:")
 _MD_EMPHASIS = re.compile(r"(\*{1,3}|_{1,3})(?=\S)(.+?)(?<=\S)\1")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s*", re.M)
-_FRONT_MATTER = re.compile(r"\A\ufeff?\s*---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.S)
 
 
 def load_yaml(text: str) -> Any:
@@ -40,13 +41,43 @@ def load_yaml(text: str) -> Any:
         return None
 
 
+class _YamlFrontMatter(frontmatter.YAMLHandler):
+    """YAML between ``---`` lines, read by the fast safe loader (None when malformed)."""
+
+    def load(self, fm: str, **_: object) -> Any:
+        return load_yaml(fm)
+
+
+class _TomlFrontMatter(frontmatter.default_handlers.BaseHandler):
+    """Hugo's TOML between ``+++`` lines, read by the standard library (None when malformed)."""
+
+    FM_BOUNDARY = re.compile(r"^\+{3,}[ \t]*$", re.M)
+
+    def load(self, fm: str, **_: object) -> Any:
+        try:
+            return tomllib.loads(fm)
+        except tomllib.TOMLDecodeError:
+            return None
+
+
+_FRONT_MATTER_HANDLERS = [_YamlFrontMatter(), _TomlFrontMatter()]
+
+
 def parse_front_matter(text: str) -> tuple[dict[str, Any], str]:
-    """A markdown file's YAML front matter (empty when absent or malformed) and its body."""
-    match = _FRONT_MATTER.match(text or "")
-    if not match:
-        return {}, text or ""
-    data = load_yaml(match.group(1))
-    return (data if isinstance(data, dict) else {}), text[match.end() :]
+    """A markdown file's front matter (YAML, or Hugo's TOML) and its body; ({}, text) when there is
+    none or it is broken, so that nothing of a hand-edited file is lost."""
+    text = (text or "").lstrip("\ufeff \t\r\n")
+    handler = frontmatter.detect_format(text, _FRONT_MATTER_HANDLERS)
+    if handler is None:
+        return {}, text
+    try:
+        head, body = handler.split(text)
+    except ValueError:  # an opening line with no closing one
+        return {}, text
+    data = handler.load(head) if head.strip() else {}  # Jekyll's empty "---" pair is common
+    if not isinstance(data, dict):
+        return {}, text
+    return data, body.lstrip("\r\n")
 
 
 def is_unpublished(meta: Mapping[str, Any]) -> bool:

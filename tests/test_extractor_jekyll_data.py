@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 import pytest
 
 from extractors.data import read_data
 from extractors.jekyll_data import JekyllDataExtractor, news_from_post
+from extractors.markdown import parse_front_matter
 from watcher.errors import ExtractionError
 from watcher.records import Document, Member, NewsItem, Paper
 
@@ -82,3 +84,17 @@ def test_collections_named_for_a_kind_are_data_lists_of_front_matter() -> None:
         Member(name="Ana Lima", role="PhD Student"),
         Member(name="Bo Chen", role="Alumni (Postdoc)"),
     ]
+
+
+def test_front_matter_is_yaml_or_toml_and_a_broken_one_keeps_the_body() -> None:
+    yaml_page = "\ufeff---\ntitle: Echoes\ndate: 2024-05-01\n---\nBody with a rule\n\n---\n\nmore.\n"
+    meta, body = parse_front_matter(yaml_page)
+    assert meta == {"title": "Echoes", "date": date(2024, 5, 1)}
+    assert body == "Body with a rule\n\n---\n\nmore.\n"
+    toml_page = '+++\ntitle = "Sonar"\nauthors = ["Ana Lima", "Bo Chen"]\n+++\nAbstract.\n'
+    assert parse_front_matter(toml_page) == ({"title": "Sonar", "authors": ["Ana Lima", "Bo Chen"]}, "Abstract.\n")
+    assert parse_front_matter("---\ntitle: [unclosed\n---\nBody.\n") == ({}, "---\ntitle: [unclosed\n---\nBody.\n")
+    assert parse_front_matter('+++\ntitle = "open\n+++\nBody.\n') == ({}, '+++\ntitle = "open\n+++\nBody.\n')
+    assert parse_front_matter("---\ntitle: never closed\n") == ({}, "---\ntitle: never closed\n")
+    assert parse_front_matter("Plain text.") == ({}, "Plain text.")
+    assert parse_front_matter("---\n---\n## News\n") == ({}, "## News\n")
