@@ -59,7 +59,7 @@ from extractors.reading.dates import find_range, leading_date, parse_date_text
 from extractors.reading.names import clean_person_name, is_person_name, looks_like_authors
 from extractors.reading.papers import author_names, is_venue, publication_status, with_status
 from extractors.reading.people import GENERIC_GROUP, ROLE_WORDS, is_sentence
-from extractors.reading.vocabulary import heading_kind
+from extractors.reading.vocabulary import ALUMNI_WORDS, heading_kind
 from watcher.errors import ExtractionError
 from watcher.records import Award, Document, Member, NewsItem, Paper, Record, Role
 from watcher.text import clean_text, clean_title, find_arxiv, find_doi, parse_date, parse_year, split_authors
@@ -112,7 +112,6 @@ _TEMPLATE = re.compile(r"{%|{{|\A\ufeff?---\s*$", re.M)
 # libyaml's loader is ~10x faster than the pure-Python one; both are safe loaders.
 _YAML_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _KEY_CHARS = re.compile(r"[^a-z0-9]")
-_ALUMNI = re.compile(r"\b(?:alum\w*|former|past|previous|graduated)\b", re.I)
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 _BARE_ALUMNI = frozenset({"alum", "alumni", "alumnus", "alumna", "alumnae", "former", "past"})
 _NAME_NOTE = re.compile(r"^(?P<name>[^()]+?)\s*[(\[](?P<note>[^()\[\]]{2,80})[)\]]\s*$")
@@ -441,11 +440,12 @@ def member_from_fields(raw: Mapping[str, Any], group: str = "", *, alumni: bool 
         code, stated = stated, label
     group = _humanise(fields.text(_MEMBER_GROUP, words=8)) or group
     group = "" if GENERIC_GROUP.match(group) else group
+    labels = " ".join([group, stated, code, *(fields.text((name,), words=3) for name in _MEMBERSHIP)])
     alumni = (
         alumni
         or any(fields.by_key.get(flag) is True for flag in _ALUMNI_FLAGS)
         or any(fields.by_key.get(flag) is False for flag in _CURRENT_FLAGS)
-        or bool(_ALUMNI.search(" ".join([group, stated, code, *(fields.text((n,), words=3) for n in _MEMBERSHIP)])))
+        or bool(ALUMNI_WORDS.search(labels))
     )
     line = _person_line(fields, stated)
     if not alumni:
@@ -454,8 +454,8 @@ def member_from_fields(raw: Mapping[str, Any], group: str = "", *, alumni: bool 
             role = f"{role} ({line})" if role else line
         return Member(name=name, role=role or None)
     # "Former Postdoc" and "alumni-phd" say more than "Alumni"; a bare code ("alum") says no more.
-    base = stated if _ALUMNI.search(stated) and stated.lower() not in _BARE_ALUMNI else "Alumni"
-    held = "" if _ALUMNI.search(stated) else stated  # the position they held here
+    base = stated if ALUMNI_WORDS.search(stated) and stated.lower() not in _BARE_ALUMNI else "Alumni"
+    held = "" if ALUMNI_WORDS.search(stated) else stated  # the position they held here
     details = "; ".join(p for p in (_alumni_details(fields, held, skip=base), line) if p)
     return Member(name=name, role=f"{base} ({details})" if details else base)
 
@@ -655,7 +655,7 @@ class _Scope:
             where=f"{self.where}.{inner}" if self.where else inner,
             label=self.label if container else _humanise(inner),
             announced=_announced(inner) or self.announced,
-            alumni=self.alumni or bool(_ALUMNI.search(inner)),
+            alumni=self.alumni or bool(ALUMNI_WORDS.search(inner)),
         )
 
 
@@ -742,7 +742,7 @@ class _Walker:
                 scope,
                 label=label,
                 announced=_announced(label) or scope.announced,
-                alumni=scope.alumni or bool(_ALUMNI.search(label)),
+                alumni=scope.alumni or bool(ALUMNI_WORDS.search(label)),
             )
         if year:
             inner = replace(inner, year=year)
@@ -887,7 +887,7 @@ def read_data(data: Any, where: str, label: str = "", folders: Sequence[str] = (
         where=where,
         label=_humanise(label),
         announced=announced,
-        alumni=bool(_ALUMNI.search(label)),
+        alumni=bool(ALUMNI_WORDS.search(label)),
     )
     _Walker(reading).walk(data, scope)
     if reading.truncated:

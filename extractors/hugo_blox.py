@@ -37,6 +37,7 @@ from extractors.data import member_from_fields
 from extractors.generic import node_text, records_from_markdown
 from extractors.markdown import front_matter_text, is_unpublished, parse_front_matter
 from extractors.reading.people import singular
+from extractors.reading.vocabulary import ALUMNI_WORDS
 from watcher.records import Award, Document, Member, NewsItem, Paper, Record, Role
 from watcher.text import (
     clean_text,
@@ -58,7 +59,6 @@ _PUBLICATION = re.compile(
 _AUTHOR = re.compile(r"^content/authors/([^/]+)/_index\.md$")
 _POST = re.compile(r"^content/(?:post|posts|news|blog)/(?:([^/]+)/index\.md|([^/_][^/]*)\.md)$")
 _HOME = re.compile(r"^content/(?:home/[^/]+\.md|_index\.md)$")
-_FORMER = re.compile(r"\b(?:alum\w*|former|past)\b", re.I)
 
 
 def _date(value: Any) -> str | None:
@@ -246,7 +246,7 @@ def profile_member(meta: Mapping[str, Any]) -> Member | None:
         return None  # a co-author's profile, kept for author links; the owner's roles are read as theirs
     name = front_matter_text(meta.get("name") or meta.get("title"))
     person = {"name": name, "role": strip_markdown(front_matter_text(meta.get("role")))}
-    return member_from_fields(person, singular(groups[0]), alumni=any(_FORMER.search(g) for g in groups))
+    return member_from_fields(person, singular(groups[0]), alumni=any(ALUMNI_WORDS.search(g) for g in groups))
 
 
 def parse_bundle(files: Mapping[str, str]) -> list[Record]:

@@ -41,6 +41,7 @@ from extractors.reading.tree import (
     tree_from_plain_text,
 )
 from extractors.reading.vocabulary import (
+    ALUMNI_WORDS,
     heading_kind,
     is_funding_lead,
     is_intro_heading,
@@ -52,7 +53,6 @@ from watcher.records import NewsItem, Paper, Record, Role
 
 __all__ = ["ListReport", "Reading", "read_html", "read_markdown", "read_plain_text", "read_tree"]
 
-_ALUMNI = ("alumn", "former", "past ", "past-", "graduated", "previous")
 
 
 @dataclass(frozen=True, slots=True)
@@ -385,7 +385,7 @@ def _context(section: Section) -> Context:
                 break
             # Past the heading that names the kind, only headings of the same kind still speak:
             # "Lab Alumni" above "Undergraduate Students" makes them alumni.
-            if not alumni and any(word in heading.lower() for word in _ALUMNI):
+            if not alumni and ALUMNI_WORDS.search(heading):
                 alumni = True
             if kind is None:
                 if date is None:

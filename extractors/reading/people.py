@@ -16,6 +16,7 @@ from extractors.reading.awards import parse_award_line
 from extractors.reading.context import Context, Reading, is_noise, is_prose
 from extractors.reading.entries import Entry, is_cited
 from extractors.reading.names import clean_person_name, is_person_name
+from extractors.reading.vocabulary import ALUMNI_WORDS
 from watcher.records import Award, Member
 from watcher.text import clean_text
 
@@ -198,7 +199,7 @@ def _role(stated: str, entry: Entry, context: Context, columns: dict[str, str]) 
         step = columns.get("next") or ((m := _NEXT_STEP.search(entry.text)) and m.group("next"))
         if step:
             return f"Alumni (now {clean_text(step).strip(' .,;')})"
-        return f"Alumni ({stated})" if stated and not _ALUMNI_WORDS.search(stated) else "Alumni"
+        return f"Alumni ({stated})" if stated and not ALUMNI_WORDS.search(stated) else "Alumni"
     if stated and group and _NEXT_STEP.match(stated):
         return f"{group} ({stated})"  # "Students (now Assistant Professor at X)"
     role = stated or group
@@ -226,12 +227,10 @@ def _columns(entry: Entry) -> dict[str, str]:
     return found
 
 
-_ALUMNI_WORDS = re.compile(r"\b(?:alum\w*|former|past|previous)\b", re.I)
-
 
 def _labelled_alumni(entry: Entry) -> bool:
     """A card that carries its own group label saying the person has left ("Past lab member")."""
-    return any(len(line.split()) <= 5 and _ALUMNI_WORDS.search(line) for line in entry.lines)
+    return any(len(line.split()) <= 5 and ALUMNI_WORDS.search(line) for line in entry.lines)
 
 
 _UNCHANGED_PLURALS = ("ss", "us", "is", "ics")

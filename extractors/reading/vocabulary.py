@@ -11,6 +11,7 @@ import re
 from watcher.text import clean_text
 
 __all__ = [
+    "ALUMNI_WORDS",
     "KIND_OF_WORDS",
     "heading_kind",
     "hint_kind",
@@ -41,6 +42,9 @@ KIND_OF_WORDS: tuple[tuple[str, str], ...] = (
      r"|past|fellows|our lab|affiliates|scholars|trainees|technicians?|associates|assistants|visiting"
      r"|who we are|investigators?|advisors|our group|the team|the group"),
 )
+#: Words that say a person has left the group: "Alumni", "Former members", "Past students",
+#: "Previous visitors", "Graduated"; in a heading, a group name, a data field or a card's label.
+ALUMNI_WORDS = re.compile(r"\b(?:alum\w*|former|past|previous|graduated)\b", re.I)
 #: Words that name news and nothing else; "Highlights", "Latest" or "Events" head research
 #: summaries and intro bullets as often as dated updates.
 _NEWS_PROPER = re.compile(r"\b(?:news|updates?|announcements?|what'?s new)\b", re.I)
