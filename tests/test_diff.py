@@ -319,6 +319,15 @@ def test_a_role_that_ends_is_modified() -> None:
     assert only(run(before, after)).delta == {"end": {"old": None, "new": "2026"}}
 
 
+def test_a_one_year_role_written_as_a_range_of_that_year_has_not_ended() -> None:
+    before = [*papers(4), Role(title="Visiting researcher", organization="Lund University", start="2017")]
+    spelled = [*papers(4), Role(title="Visiting researcher", organization="Lund University", start="2017", end="2017")]
+    assert not run(before, spelled).changes
+    # An end year other than the start is still an end.
+    ended = [*papers(4), Role(title="Visiting researcher", organization="Lund University", start="2017", end="2018")]
+    assert only(run(before, ended)).delta == {"end": {"old": None, "new": "2018"}}
+
+
 def test_a_spelling_fix_in_a_role_award_or_member_is_not_news() -> None:
     before = [*papers(4), Role(title="Visiting Reseacher", start="2025"), Award(title="Outstanding Reviwer Award"),
               Member(name="Dong Zhang", role="Alumni (Assitant Professor at University of Oklahoma)")]

@@ -312,9 +312,18 @@ def meaningful_delta(kind: str, before: Mapping[str, Any], after: Mapping[str, A
         for name in rules
         if name in changed and _reportable(rules[name], old_view[name], new_view[name])
     }
+    if kind == "role" and "end" in delta and _one_year_written_as_range(before, after):
+        del delta["end"]
     if all(rules[name].companion for name in delta):
         return {}
     return delta
+
+
+def _one_year_written_as_range(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+    """A role of one year written "2017" and then "2017-2017": its end year appears, but it is the
+    year the role was already given, so nothing has ended."""
+    year = str(before.get("start") or "")[:4]
+    return year.isdigit() and all(str(after.get(name) or "")[:4] == year for name in ("start", "end"))
 
 
 def _nested(value: Any) -> bool:
