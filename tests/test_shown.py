@@ -43,6 +43,20 @@ def test_only_removals_of_long_enough_labels_still_shown_are_kept() -> None:
     assert result.unchanged == 4
 
 
+def test_a_current_position_the_reworded_biography_still_names_is_not_removed() -> None:
+    shown = shown_text(Document(url="https://example.org/", text="""<html><body><p>I am a PhD student
+        advised by Rosa Vidal and just started my third year. I work at <a href="#">Northfield University</a>
+        and teach there. I was a visiting researcher at Lund University in 2022.</p></body></html>"""))
+    reworded = _removed("role", title="PhD student", organization="Northfield University")
+    left = _removed("role", title="PhD student", organization="Southbay College")  # the page names it no more
+    vague = _removed("role", title="Researcher", organization="Northfield University")  # one word is in any bio
+    ended = _removed("role", title="Visiting researcher", organization="Lund University", end="2022")
+    changes = (reworded, left, vague, ended)
+    result, kept = keep_shown_items(DiffResult(changes=changes, suspect=None, unchanged=0), shown)
+    assert result.changes == (left, vague, ended)
+    assert len(kept) == 1
+
+
 def _added(kind: str, **fields: str) -> ItemChange:
     return ItemChange(change="added", kind=kind, key=f"{kind}:{sorted(fields.values())}", after=fields)
 

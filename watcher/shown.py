@@ -8,8 +8,11 @@ least when it is wrong, so such an item is kept as stored and nothing is told; i
 really drops it later, that check reports the removal.
 
 Only labels long enough to be the item's own are looked for (a four-word title, a six-word
-news text); members and roles are left to the diff, since a name or a job title also stands
-in author lists and biographies that outlive the person's entry.
+news text). A current position is looked for by its title of two words or more and its
+organisation, both: a biography reworded ("a PhD student at X" -> "a PhD student advised by Y.
+I work at X") still names it, while one the owner has left is gone from the page or replaced,
+which the diff pairs as a move. Members are left to the diff, since a name also stands in
+author lists and news that outlive the person's entry.
 
 Additions get the mirror check. When a check would report several items of one kind as added
 whose words the page already showed last time (a redesign turned a people list the reader
@@ -57,9 +60,22 @@ def shown_text(document: Document) -> str:
     return f" {normalise_key(text.replace('{', '').replace('}', ''))} "
 
 
-def _label(change: ItemChange) -> str | None:
-    """A removed item's own words, as it was stored."""
-    return _own_words(change.kind, change.before, _LABELS)
+def _removed_labels(change: ItemChange) -> list[str]:
+    """The phrases a page would still show if the removed item, as it was stored, had not left it."""
+    if change.kind == "role":
+        return _current_position_words(change.before or {})
+    label = _own_words(change.kind, change.before, _LABELS)
+    return [label] if label else []
+
+
+def _current_position_words(fields: Mapping[str, Any]) -> list[str]:
+    """A current position's title, if it is two words or more ("Professor" alone is in any
+    biography), and its organisation."""
+    title = normalise_key(str(fields.get("title") or ""))
+    if fields.get("end") or len(title.split()) < 2:
+        return []
+    organisation = normalise_key(str(fields.get("organization") or ""))
+    return [title, organisation] if organisation else [title]
 
 
 def _added_label(change: ItemChange) -> str | None:
@@ -76,7 +92,7 @@ def _own_words(kind: str, fields: Mapping[str, Any] | None, labels: Mapping[str,
 
 def removals_to_check(result: DiffResult) -> bool:
     """Whether ``result`` reports a removal this module would look for on the page."""
-    return any(c.change == "removed" and _label(c) for c in result.changes)
+    return any(c.change == "removed" and _removed_labels(c) for c in result.changes)
 
 
 def keep_shown_items(result: DiffResult, shown: str) -> tuple[DiffResult, set[tuple[str, str]]]:
@@ -85,8 +101,8 @@ def keep_shown_items(result: DiffResult, shown: str) -> tuple[DiffResult, set[tu
     kept: set[tuple[str, str]] = set()
     changes: list[ItemChange] = []
     for change in result.changes:
-        label = _label(change) if change.change == "removed" else None
-        if label and f" {label} " in shown:
+        labels = _removed_labels(change) if change.change == "removed" else []
+        if labels and all(f" {label} " in shown for label in labels):
             kept.add((change.kind, change.key))
         else:
             changes.append(change)
