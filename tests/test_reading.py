@@ -10,6 +10,7 @@ from extractors.reading import read_html, read_markdown
 from extractors.reading.awards import parse_award_line
 from extractors.reading.dates import find_range, leading_date, parse_date_text
 from extractors.reading.names import author_prefix, is_person_name, looks_like_authors
+from extractors.reading.roles import dedupe_roles
 from extractors.reading.vocabulary import heading_kind
 from watcher.diff import StoredItem, diff_items
 from watcher.normalise import normalise_records
@@ -259,6 +260,20 @@ def test_a_biography_sentence_restating_a_dated_position_is_that_position() -> N
     assert [(r.title, r.start) for r in roles if "Associate" in r.title] == [("Associate Professor", "2024")]
     # The second position of the sentence is not part of the first one's place.
     assert not any(r.organization and "Consultant" in r.organization for r in roles)
+
+
+def test_a_post_named_in_the_header_and_again_in_the_biography_is_one_role() -> None:
+    page = """<div id="header"><h1>Lena Okafor</h1><p>Assistant Professor of Economics<br>Westbrook University</p>
+    </div><h2>About</h2><p>I am an Assistant Professor in the Department of Economics at Westbrook University.</p>"""
+    assert [(r.title, r.organization) for r in _of(Role, _read(page))] == [
+        ("Assistant Professor of Economics", "Westbrook University")
+    ]
+    # Two posts of one rank at one place are two posts, and a dated post is not an undated one.
+    directors = [Role(title="Director of Graduate Studies", organization="Westbrook University"),
+                 Role(title="Director", organization="Policy Lab, Westbrook University"),
+                 Role(title="Assistant Professor", organization="Westbrook University", start="2023"),
+                 Role(title="Assistant Professor", organization="Department of Economics, Westbrook University")]
+    assert dedupe_roles(list(directors)) == directors
 
 
 def test_an_honour_on_a_line_of_a_member_s_card_is_an_award() -> None:

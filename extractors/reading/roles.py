@@ -153,7 +153,7 @@ def dedupe_roles(records: list[Record]) -> list[Record]:
 
 
 def _same_role(first: Role, second: Role) -> bool:
-    if _restates(first, second) or _restates(second, first):
+    if _restates(first, second) or _restates(second, first) or _named_twice(first, second):
         return True
     return (
         normalise_key(first.title) == normalise_key(second.title)
@@ -180,6 +180,34 @@ def _restates(prose: Role, dated: Role) -> bool:
         return False
     unit = _UNIT_AFTER_TITLE.sub("", prose.title[len(dated.title):]).strip()
     return bool(unit) and normalise_key(unit) in place
+
+
+_FIELD_AFTER_TITLE = re.compile(r"\s+(?:of|in)\s+(?:the\s+)?(?P<field>.+)$", re.I)
+
+
+def _named_twice(first: Role, second: Role) -> bool:
+    """One undated post named twice: the header's "Assistant Professor of Economics, Westbrook
+    University" and the biography's "Assistant Professor in the Department of Economics at
+    Westbrook University". The titles are one, or one is the other with the field the other's
+    organisation names; one organisation is the other or ends with it."""
+    if first.start or first.end or second.start or second.end:
+        return False
+    here, there = normalise_key(first.organization), normalise_key(second.organization)
+    if not (here and there and (here.endswith(there) or there.endswith(here))):
+        return False
+    return normalise_key(first.title) == normalise_key(second.title) or any(
+        _with_its_field(one, other) for one, other in ((first, second), (second, first))
+    )
+
+
+def _with_its_field(titled: Role, other: Role) -> bool:
+    """``titled`` is ``other``'s title followed by the field ``other``'s organisation names."""
+    match = _FIELD_AFTER_TITLE.search(titled.title)
+    return bool(
+        match
+        and normalise_key(titled.title[: match.start()]) == normalise_key(other.title)
+        and f" {normalise_key(match['field'])} " in f" {normalise_key(other.organization)} "
+    )
 
 
 def _detail(role: Role) -> int:
