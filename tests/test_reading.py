@@ -743,6 +743,18 @@ def test_the_owner_role_in_a_biography_sentence(sentence: str, title: str | None
     assert [(r.title, r.organization) for r in roles] == ([(title, organization)] if title else [])
 
 
+def test_the_years_set_after_a_biography_position_date_it() -> None:
+    from extractors.reading.owner import read_bio_roles
+
+    text = ("Previously, I was a postdoctoral fellow at the Harlow Institute (2021–2023). I am a lecturer at "
+            "Calloway College (since 2024). I was a visiting scholar at Lund University (with Rosa Vidal).")
+    assert [(r.title, r.organization, r.start, r.end) for r in read_bio_roles(text)] == [
+        ("Postdoctoral fellow", "Harlow Institute", "2021", "2023"),
+        ("Lecturer", "Calloway College", "2024", None),
+        ("Visiting scholar", "Lund University", None, None),
+    ]
+
+
 def test_one_paragraph_per_person_gives_the_role_not_the_biography() -> None:
     html = """<h2>Graduate Students</h2>
     <p><strong>Tomasz Wojcik</strong> is a fourth-year PhD student working on subglacial hydrology.</p>

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from extractors.reading.dates import find_range
 from extractors.reading.names import is_person_name
 from extractors.reading.people import ROLE_WORDS as _ROLE_WORDS
 from extractors.reading.roles import ORG_WORDS
@@ -144,11 +145,25 @@ def _bio_role(match: re.Match[str], sentence: str) -> Role | None:
         title, organization = f"{title} {groups['link']} {place['field']}", place["org"]
     if organization and (len(organization.split()) > 14 or not organization[:1].isupper()):
         return None
-    year = groups.get("year")
+    year, end = groups.get("year"), None
+    if not year and (span := _span_after(sentence[match.end() :])):
+        year, end = span
     if not year and (m := _SINCE.search(sentence[match.start() :])):
         year = m.group(1)
     title = title[:1].upper() + title[1:]
-    return Role(title=title, organization=organization, start=year)
+    return Role(title=title, organization=organization, start=year, end=end)
+
+
+def _span_after(rest: str) -> tuple[str, str | None] | None:
+    """The years set right after a position's place: "… at the Harlow Institute (2021–2023)"."""
+    bracket = rest.lstrip()
+    if not bracket.startswith("("):
+        return None
+    found = find_range(bracket[: bracket.find(")") + 1])
+    if found is None or found[2] > 1:
+        return None
+    start, end = found[0], found[1]
+    return (start, end) if start else None
 
 
 _HEADER_SKIP = re.compile(
