@@ -743,6 +743,20 @@ def test_the_owner_role_in_a_biography_sentence(sentence: str, title: str | None
     assert [(r.title, r.organization) for r in roles] == ([(title, organization)] if title else [])
 
 
+def test_titles_in_single_quotes_and_a_book_s_editor_note_read_as_a_historian_writes_them() -> None:
+    html = """<h2>Books</h2><ul>
+    <li>(ed., with Tomas Brandt) <i>Merchants and Monasteries, 1100–1400</i> (Leiden: Brill, 2019).</li></ul>
+    <h2>Articles and Chapters</h2><ul>
+    <li>Ellery, M. (2024) ‘Hanseatic credit and the parish’, <i>Past &amp; Present</i>, 262(1), pp. 3–41.</li>
+    <li>Ellery, M. and Brandt, T. (2021) 'The bishop's ledgers as devotional objects', in Karlsson, A. (ed.)
+      <i>Material Faith</i>. Cambridge: Cambridge University Press, pp. 112–138.</li></ul>"""
+    assert [(p.title, p.venue, p.year) for p in _of(Paper, _read(html))] == [
+        ("Merchants and Monasteries, 1100–1400", "Leiden: Brill", 2019),
+        ("Hanseatic credit and the parish", "Past & Present", 2024),
+        ("The bishop's ledgers as devotional objects", "Material Faith", 2021),
+    ]
+
+
 def test_the_years_set_after_a_biography_position_date_it() -> None:
     from extractors.reading.owner import read_bio_roles
 

@@ -24,6 +24,9 @@ from watcher.text import AsciiFolded, clean_text, clean_title, find_arxiv, find_
 __all__ = ["author_names", "is_venue", "publication_status", "read_paper", "status_stated", "with_status"]
 
 _QUOTED = re.compile(r"[\"“”«]([^\"“”«»]{8,300})[\"“”»]")
+#: A title in single quotes (Harvard style: "Ellery, M. (2024) ‘Hanseatic credit’, *Past & Present*").
+#: An apostrophe inside a word ("Bishop’s") does not close it; one character is read at a time.
+_SINGLE_QUOTED = re.compile(r"(?:^|(?<=[\s(]))[‘']((?:[^‘’'\n]|[’'](?=[a-z])){4,300})[’'](?=[\s,.;:?!]|$)")
 #: A chapter as the humanities cite it: its title in quotes, then "in" the book it stands in.
 _CHAPTER = re.compile(r"^[\"“]([^\"“”]{2,300})[\"”],?\s+in\s+")
 #: Where a citation's sentence ends: before a capital, "with", "in", a status, or a venue that
@@ -185,6 +188,8 @@ def _title(entry: Entry, lines: Sequence[str], text: str) -> tuple[str | None, b
     if chapter := _CHAPTER.match(lines[0]):
         return chapter.group(1).strip(" ,."), True  # '"Credit", in A. Editor (ed.), *Book*': a short title
     quoted = _QUOTED.search(text) if ('"' in text or "“" in text or "«" in text) else None
+    if quoted is None and ("‘" in text or "'" in text):
+        quoted = _SINGLE_QUOTED.search(text, 0, 1000)  # a title opens a citation, not its 10th line
     if quoted and len(quoted.group(1).split()) >= 2 and not looks_like_authors(quoted.group(1)):
         return quoted.group(1).strip(" ,."), True
     if author_prefix(lines[0]):
@@ -554,8 +559,12 @@ _VOLUME_PAGES = re.compile(
 )
 
 
+#: A note on the owner's part set before a book's title: "(ed., with T. Brandt)", "(trans.)".
+_CONTRIBUTION_NOTE = re.compile(r"^\((?:eds?\.|edited|co-?edited|with|trans\.|translated)[^()]*\)\s*", re.I)
+
+
 def _clean_venue(text: str) -> str:
-    text = _URL.sub("", text).rstrip(" .")
+    text = _CONTRIBUTION_NOTE.sub("", _URL.sub("", text).rstrip(" ."))
     if text.startswith("(") and text.endswith(")") and text.count("(") == 1:
         text = text[1:-1]  # "(Ashdown University Press, 2025)": the venue in brackets
     text = _BRACKETED_YEAR.sub("", text)
