@@ -23,6 +23,8 @@ The markdown and biography readers here are shared with the Hugo Blox extractor.
 
 from __future__ import annotations
 
+import dataclasses
+import html
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -98,8 +100,9 @@ class Section:
 
 
 def markdown_sections(body: str) -> list[Section]:
-    """Split a markdown body at ATX (``## X``) and setext (``X`` over ``====``) headings."""
-    lines = body.splitlines()
+    """Split a markdown body at ATX (``## X``) and setext (``X`` over ``====``) headings; character
+    references ("2021 &ndash; 2024") are read as the characters they stand for."""
+    lines = html.unescape(body).splitlines()
     sections: list[Section] = []
     heading, current = "", []
     index = 0
@@ -412,7 +415,7 @@ def read_sections(sections: Iterable[Section]) -> tuple[list[Record], bool]:
         if _AWARD_HEADINGS.search(heading):
             records.extend(a for a in (_award_line(i.head) for i in items) if a)
         elif _ROLE_HEADINGS.search(heading):
-            roles = [r for r in (parse_role_line(i.head) for i in items) if r]
+            roles = [r for r in (_role_item(i) for i in items) if r]
             has_positions = has_positions or bool(roles)
             records.extend(roles)
         elif _PROJECT_HEADINGS.search(heading):
@@ -420,6 +423,23 @@ def read_sections(sections: Iterable[Section]) -> tuple[list[Record], bool]:
         elif _NEWS_HEADINGS.search(heading):
             records.extend(n for n in (_news_line(i.head) for i in items) if n)
     return records, has_positions
+
+
+#: A sub-item that labels a detail of a position ("Supervisor: Prof. X", "Duties included: ...").
+_DETAIL_LABEL = re.compile(r"^[\w ]{2,30}:")
+
+
+def _role_item(item: ListItem) -> Role | None:
+    """A dated position line; with no organisation on it, its first sub-item names one, as the
+    theme's CV does ("* Summer 2015: Research Assistant" over "  * Github University")."""
+    role = parse_role_line(item.head)
+    if role is None or role.organization:
+        return role
+    first = next((line.strip() for line in item.body.splitlines() if line.strip()), "")
+    place = strip_markdown(bullet.group(2)) if (bullet := _BULLET.match(first)) else ""
+    if not place or _DETAIL_LABEL.match(place) or len(place.split()) > 14 or place.endswith("."):
+        return role
+    return dataclasses.replace(role, organization=_clean_org(place))
 
 
 def _award_line(line: str) -> Award | None:

@@ -128,6 +128,24 @@ def test_dated_list_wins_over_biography_roles() -> None:
     assert records == [Role(title="Research Scientist", organization="Example Corp", start="2020", end=None)]
 
 
+def test_a_cv_position_written_with_character_references_takes_its_place_from_the_first_sub_item() -> None:
+    cv = """Work experience
+======
+* 2024 &ndash; present: Assistant Professor
+  * Department of Civil Engineering, University of Cascadia
+  * Director, Mountain Water Lab
+
+* 2021 &ndash; 2024: Postdoctoral Research Associate
+  * Supervisor: Dr. Hanne Berg
+"""
+    records, _ = read_sections(markdown_sections(cv))
+    assert records == [
+        Role(title="Assistant Professor", organization="Department of Civil Engineering, University of Cascadia",
+             start="2024", end=None),
+        Role(title="Postdoctoral Research Associate", organization=None, start="2021", end="2024"),
+    ]
+
+
 def test_odd_markdown_fails_softly() -> None:
     odd = [
         "---\nauthor_profile: true\ntitle: [unclosed\n---\nExperience\n===\n* \n* 2020\n",
