@@ -9,7 +9,7 @@ import pytest
 from extractors.reading import read_html, read_markdown
 from extractors.reading.awards import parse_award_line
 from extractors.reading.dates import find_range, leading_date, parse_date_text
-from extractors.reading.names import author_prefix, is_person_name, looks_like_authors
+from extractors.reading.names import author_prefix, clean_person_name, is_person_name, looks_like_authors
 from extractors.reading.roles import dedupe_roles
 from extractors.reading.vocabulary import heading_kind
 from watcher.diff import StoredItem, diff_items
@@ -755,6 +755,15 @@ def test_titles_in_single_quotes_and_a_book_s_editor_note_read_as_a_historian_wr
         ("Hanseatic credit and the parish", "Past & Present", 2024),
         ("The bishop's ledgers as devotional objects", "Material Faith", 2021),
     ]
+
+
+@pytest.mark.parametrize(
+    ("written", "name"),
+    [("Jordan T. Abebe, MPH", "Jordan T. Abebe"), ("Dr. Ana Lima, M.D., Ph.D.", "Ana Lima"),
+     ("Rui Costa MBChB", "Rui Costa"), ("Li Ma, MS", "Li Ma"), ("Li Ma", "Li Ma"), ("Wen Ba", "Wen Ba")],
+)
+def test_a_member_s_degrees_after_the_name_are_not_part_of_it(written: str, name: str) -> None:
+    assert clean_person_name(written) == name
 
 
 def test_the_years_set_after_a_biography_position_date_it() -> None:

@@ -89,8 +89,18 @@ _HONORIFICS = re.compile(
     re.I,
 )
 # A match starts at the comma or where the white space starts, never inside it: linear time.
+def _dotted(*letters_of: str) -> str:
+    """Degree abbreviations as written with or without full stops: "MPH", "M.P.H.", "Ph.D"."""
+    return "|".join(r"\.?\s?".join(map(re.escape, letters)) + r"\.?" for letters in letters_of)
+
+
+#: Degrees and generational suffixes after a name ("Jordan T. Abebe, MPH", "Ana Lima MD, PhD");
+#: two letters that are also surnames ("Li Ma") go only after a comma.
+_DEGREES = _dotted("phd", "md", "mph", "msc", "bsc", "mba", "dphil", "mphil", "mbbs", "mbchb", "drph", "pharmd",
+                   "dvm", "frcp", "frcpc", "facp", "meng", "jr", "sr")
+_SURNAME_LIKE_DEGREES = _dotted("ma", "ms", "ba", "bs", "rn", "jd", "dds")
 _SUFFIXES = re.compile(
-    r"(?:,|(?<!\s))\s+(?:ph\.?\s?d\.?|m\.?d\.?|jr\.?|sr\.?|ii|iii|iv|mba|msc|m\.sc\.?|bsc|b\.sc\.?)$", re.I
+    rf"(?:(?:,|(?<!\s))\s+(?:{_DEGREES}|ii|iii|iv)|,\s+(?:{_SURNAME_LIKE_DEGREES}))+$", re.I
 )
 _NICKNAME = re.compile(r"\s*[(（\"“][^)）\"”]{1,30}[)）\"”]")
 _AUTHOR_MARKS = "*†‡§¶#✝∗⋆+^"
