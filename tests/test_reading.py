@@ -734,6 +734,14 @@ def test_the_reading_explains_each_list() -> None:
         ("I am Professor of History at Calloway College.", "Professor of History", "Calloway College"),
         ("I am Associate Professor of Economics at Westbrook University.", "Associate Professor of Economics",
          "Westbrook University"),
+        ("I am Reader in Victorian Literature in the School of English at the University of Lorn.",
+         "Reader in Victorian Literature", "School of English, University of Lorn"),
+        ("I am also an affiliated researcher at the Midwest Labor Policy Lab.", "Affiliated researcher",
+         "Midwest Labor Policy Lab"),
+        ("From September 2024 I am also Director of Postgraduate Research in the School of English.",
+         "Director of Postgraduate Research", "School of English"),
+        ("In July 2026, I will join the Department of Economics at Tulane University as an Assistant Professor.",
+         "Assistant Professor", "Department of Economics at Tulane University"),
     ],
 )
 def test_the_owner_role_in_a_biography_sentence(sentence: str, title: str | None, organization: str | None) -> None:
@@ -771,10 +779,12 @@ def test_the_years_set_after_a_biography_position_date_it() -> None:
 
     text = ("Previously, I was a postdoctoral fellow at the Harlow Institute (2021–2023). I am a lecturer at "
             "Calloway College (since 2024). I was a visiting scholar at Lund University (with Rosa Vidal).")
+    text += " In Fall 2026 I will join the Robotics Institute as a postdoctoral fellow."
     assert [(r.title, r.organization, r.start, r.end) for r in read_bio_roles(text)] == [
         ("Postdoctoral fellow", "Harlow Institute", "2021", "2023"),
         ("Lecturer", "Calloway College", "2024", None),
         ("Visiting scholar", "Lund University", None, None),
+        ("Postdoctoral fellow", "Robotics Institute", "2026", None),
     ]
 
 

@@ -41,7 +41,7 @@ def _looks_like_org(text: str) -> bool:
 _UNIT_NOUNS = frozenset((
     "program", "programme", "institute", "center", "centre", "department", "school", "laboratory", "lab", "group",
     "division", "college", "university", "initiative", "consortium", "society", "academy", "council", "foundation",
-    "hospital", "clinic", "museum",
+    "hospital", "clinic", "museum", "faculty",
 ))
 _HEAD_END = re.compile(r"\s+(?:in|of|for|on|at)\s+")
 
@@ -66,6 +66,13 @@ _ORG_END = (
     r"|\s+(?:where|working|under|advised|supervised|focusing|since|from|in\s+\d{4}|for\s+(?!(?-i:[A-Z]))|with\s|as\s"
     r"|,?\s*beginning))|\s*$)"
 )
+#: Joining a place, done or to come: "I joined X", "In July 2026, I will join X as …".
+_JOINED = r"(?:joined|moved to|will join|will be joining|am joining|will move to)"
+#: A date that opens the sentence dates the position it states: "From September 2024 I am also …".
+_OPENING_DATE = re.compile(
+    r"^(?:in|from|since|starting(?: in)?|beginning(?: in)?)\s+(?:(?:early|late|mid-?)?\s*[A-Za-z]+\s+)?"
+    r"(?P<year>(?:19|20)\d\d)\b", re.I
+)
 _BIO_PATTERNS = (
     re.compile(
         rf"\bsince (?P<year>\d{{4}}),? I (?:have been|am|'ve been) "
@@ -73,22 +80,22 @@ _BIO_PATTERNS = (
         rf"(?:the\s+)?(?P<team>[^,.;]+?)\s+at\s+(?P<org>.+?){_ORG_END}",
         re.I,
     ),
-    re.compile(r"\bI (?:joined|moved to) (?:the\s+)?(?P<org>.+?) in (?P<year>\d{4}) as an? (?P<title>[^,.;()]+)", re.I),
+    re.compile(rf"\bI {_JOINED} (?:the\s+)?(?P<org>.+?) in (?P<year>\d{{4}}) as an? (?P<title>[^,.;()]+)", re.I),
     re.compile(
-        rf"\bI (?:joined|moved to) (?:the\s+)?(?P<org>.+?) as an? (?P<title>[^,.;]+?)"
+        rf"\bI {_JOINED} (?:the\s+)?(?P<org>.+?) as an? (?P<title>[^,.;]+?)"
         rf"(?: in (?P<year>\d{{4}}))?{_ORG_END}",
         re.I,
     ),
     re.compile(
         rf"\b(?:I am|I'm|I work as|I serve as|I currently serve as|I was|currently,? I am|is|was)\s+"
-        rf"(?:currently\s+|now\s+)?"
+        rf"(?:(?:currently|now|also)\s+){{0,2}}"
         rf"(?:an?|the)\s+(?P<title>[^,;]{{2,80}}?)\s+(?P<link>at|in|with|of)\s+(?:the\s+)?(?P<org>[A-Z].+?){_ORG_END}",
         re.I,
     ),
     # A rank needs no article: "I am Professor of History at X", "I am Associate Professor of Y at Z".
     re.compile(
-        rf"\b(?:I am|I'm|I serve as|I currently serve as|currently,? I am)\s+(?:currently\s+|now\s+)?"
-        rf"(?P<title>(?-i:(?:(?:Assistant|Associate|Full|Distinguished|Visiting|Research|Senior|Adjunct|Clinical"
+        rf"\b(?:I am|I'm|I serve as|I currently serve as|currently,? I am)\s+(?:(?:currently|now|also)\s+){{0,2}}"
+        rf"(?P<rank>(?-i:(?:(?:Assistant|Associate|Full|Distinguished|Visiting|Research|Senior|Adjunct|Clinical"
         rf"|Principal|Emeritus)\s+)*(?:Professor|Lecturer|Reader|Chair|Director|Dean|Fellow|Scientist)))"
         rf"\s+(?P<link>at|in|with|of)\s+(?:the\s+)?(?P<org>[A-Z].+?){_ORG_END}",
         re.I,
@@ -130,24 +137,41 @@ def read_bio_roles(text: str) -> list[Role]:
 _LEADING_THE = re.compile(r"^the\s+", re.I)
 #: "Economics at Northfield University": a field of study, then the place.
 _FIELD_THEN_PLACE = re.compile(r"(?P<field>[^,]{2,60}?)\s+at\s+(?:the\s+)?(?P<org>[A-Z].*)")
+_FIELD_IN_UNIT = re.compile(r"(?P<field>.+?)\s+(?:in|at)\s+(?:the\s+)?(?P<unit>[A-Z].*)")
 
 
 def _bio_role(match: re.Match[str], sentence: str) -> Role | None:
     groups = match.groupdict()
     team = groups.get("team")
-    title = f"{clean_title(team)} Lead" if team else clean_title(groups.get("title") or "")
-    if not title or not _ROLE_WORDS.search(title) or len(title.split()) > 8 or ". " in title:
+    title = f"{clean_title(team)} Lead" if team else clean_title(groups.get("title") or groups.get("rank") or "")
+    # A rank the pattern itself names ("Reader", "Chair") is a position without a role word.
+    if not title or not (groups.get("rank") or _ROLE_WORDS.search(title)) or len(title.split()) > 8 or ". " in title:
         return None
     organization = clean_title(_LEADING_THE.sub("", groups.get("org") or "")) or None
     place = _FIELD_THEN_PLACE.match(organization or "") if groups.get("link") in ("of", "in") else None
-    if place and not _looks_like_org(place["field"]):
+    if place and _looks_like_org(place["field"]) and (unit := _FIELD_IN_UNIT.match(place["field"])):
+        # "Senior Lecturer in Victorian Literature in the School of English at X": the field, then the unit.
+        if not _looks_like_org(unit["field"]):
+            title, organization = f"{title} {groups['link']} {unit['field']}", f"{unit['unit']}, {place['org']}"
+    elif place and not _looks_like_org(place["field"]):
         # "Assistant Professor of Economics at X": the field belongs to the title, X is the place.
         title, organization = f"{title} {groups['link']} {place['field']}", place["org"]
+    elif (
+        place is None
+        and groups.get("link") in ("of", "in")
+        and (unit := _FIELD_IN_UNIT.match(organization or ""))
+        and not _names_a_unit(unit["field"])
+        and _names_a_unit(unit["unit"])
+    ):
+        # "Director of Postgraduate Research in the School of English": the office, then its unit.
+        title, organization = f"{title} {groups['link']} {unit['field']}", unit["unit"]
     if organization and (len(organization.split()) > 14 or not organization[:1].isupper()):
         return None
     year, end = groups.get("year"), None
     if not year and (span := _span_after(sentence[match.end() :])):
         year, end = span
+    if not year and (opening := _OPENING_DATE.match(sentence)):
+        year = opening["year"]
     if not year and (m := _SINCE.search(sentence[match.start() :])):
         year = m.group(1)
     title = title[:1].upper() + title[1:]
