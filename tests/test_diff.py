@@ -319,6 +319,18 @@ def test_a_role_that_ends_is_modified() -> None:
     assert only(run(before, after)).delta == {"end": {"old": None, "new": "2026"}}
 
 
+def test_a_post_named_more_fully_is_the_same_post_and_a_new_rank_there_a_promotion() -> None:
+    before = [*papers(4), Role(title="Assistant Professor", organization="Department of Economics at Tulane University",
+                                start="2026"),
+              Role(title="PhD Candidate in Economics", organization="University of Minnesota")]
+    after = [*papers(4), Role(title="Assistant Professor of Economics", organization="Tulane University", start="2026"),
+             Role(title="PhD Candidate in Economics", organization="University of Minnesota")]
+    assert not run(before, after).changes
+    promoted = [*papers(4), Role(title="Associate Professor of Economics", organization="Tulane University"),
+                Role(title="PhD Candidate in Economics", organization="University of Minnesota")]
+    assert only(run(before, promoted)).change == "modified"
+
+
 def test_a_one_year_role_written_as_a_range_of_that_year_has_not_ended() -> None:
     before = [*papers(4), Role(title="Visiting researcher", organization="Lund University", start="2017")]
     spelled = [*papers(4), Role(title="Visiting researcher", organization="Lund University", start="2017", end="2017")]

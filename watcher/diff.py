@@ -314,6 +314,9 @@ def meaningful_delta(kind: str, before: Mapping[str, Any], after: Mapping[str, A
     }
     if kind == "role" and "end" in delta and _one_year_written_as_range(before, after):
         del delta["end"]
+    if kind == "role" and _named_within(*_title_and_place(before), *_title_and_place(after)):
+        delta.pop("title", None)  # "Assistant Professor" of a department -> "... of Economics" there
+        delta.pop("organization", None)
     if all(rules[name].companion for name in delta):
         return {}
     return delta
@@ -611,9 +614,14 @@ def _score_roles(olds: Sequence[_Entry], news: Sequence[_Entry]) -> _Candidates:
     same_title = old_titles[:, None] == new_titles[None, :]
     alike = np.where(no_org & (old_orgs[:, None] == new_orgs[None, :]), title_sims, np.minimum(title_sims, org_sims))
     alone = (_counts(old_orgs) == 1)[:, None] & (_counts(new_orgs) == 1)[None, :]
+    named_within = np.array(
+        [[_named_within(t1, o1, t2, o2) for t2, o2 in zip(new_titles, new_orgs, strict=True)]
+         for t1, o1 in zip(old_titles, old_orgs, strict=True)],
+        dtype=bool,
+    ).reshape(len(olds), len(news))
     scores = np.where(
-        same_org,
-        np.where(alone | (title_sims >= ROLE_TITLE_THRESHOLD), 100.0 + title_sims, -1.0),
+        same_org | named_within,
+        np.where(alone | named_within | (title_sims >= ROLE_TITLE_THRESHOLD), 100.0 + title_sims, -1.0),
         np.where(
             same_title & (no_org | (org_sims >= ORGANISATION_THRESHOLD)),
             100.0 + org_sims,
@@ -621,6 +629,26 @@ def _score_roles(olds: Sequence[_Entry], news: Sequence[_Entry]) -> _Candidates:
         ),
     )
     return _candidates(scores)
+
+
+def _named_within(title: str, organisation: str, other_title: str, other_organisation: str) -> bool:
+    """One post named more and less fully: "Assistant Professor, Department of Economics at Tulane
+    University" and "Assistant Professor of Economics, Tulane University" (normalised keys)."""
+    return _ends_alike(organisation, other_organisation) and _starts_alike(title, other_title)
+
+
+def _title_and_place(fields: Mapping[str, Any]) -> tuple[str, str]:
+    return normalise_key(fields.get("title") or ""), normalise_key(fields.get("organization") or "")
+
+
+def _ends_alike(one: str, other: str) -> bool:
+    """One is the other or ends with it, word for word."""
+    return bool(one and other) and (one == other or one.endswith(f" {other}") or other.endswith(f" {one}"))
+
+
+def _starts_alike(one: str, other: str) -> bool:
+    """One is the other or starts with it, word for word."""
+    return bool(one and other) and (one == other or one.startswith(f"{other} ") or other.startswith(f"{one} "))
 
 
 def _column(entries: Sequence[_Entry], name: str, clean: Callable[[Any], str] = str) -> np.ndarray:
