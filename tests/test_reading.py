@@ -774,6 +774,26 @@ def test_a_member_s_degrees_after_the_name_are_not_part_of_it(written: str, name
     assert clean_person_name(written) == name
 
 
+def test_a_blog_list_with_author_cards_reading_times_and_tag_chips_is_news() -> None:
+    post = """<article itemprop="blogPost"><header><h2 class="title_f1Hy"><a href="/blog/{slug}">{title}</a></h2>
+      <div class="container_mt6G"><time datetime="{date}T00:00:00.000Z">{shown}</time> · One min read</div>
+      <div class="avatar"><a href="/people"><img class="avatar__photo" src="/img/{slug}.jpg" alt="{author}"></a>
+      <div class="avatar__intro" itemprop="author" itemscope><div class="avatar__name"><span itemprop="name">{author}
+      </span></div><small itemprop="description">PhD Student</small></div></div></header>
+      <div class="markdown"><p>{summary}</p></div><footer><b>Tags:</b><ul class="tags_jXut"><li class="tag_QGVx">
+      <a href="/blog/tags/awards">awards</a></li></ul><a href="/blog/{slug}"><b>Read More</b></a></footer></article>"""
+    posts = [
+        ("welcome", "Welcome Noor!", "2024-01-29", "January 29, 2024", "Ana Lima", "Noor joins us to work on sonar."),
+        ("award", "Best Paper Award at IMR 2024", "2023-10-15", "October 15, 2023", "Bo Chen", "Our paper won."),
+        ("glacier", "Our quadruped goes to the glacier", "2023-08-01", "August 1, 2023", "Ana Lima", "A field trip."),
+    ]
+    html = "<main>" + "".join(post.format(slug=a, title=b, date=c, shown=d, author=e, summary=f)
+                              for a, b, c, d, e, f in posts) + "</main>"
+    records = _read(html)
+    assert [(n.date, n.text) for n in _of(NewsItem, records)] == [(c, b) for _, b, c, *_ in posts]
+    assert not _of(Member, records) and not _of(Award, records)
+
+
 def test_the_years_set_after_a_biography_position_date_it() -> None:
     from extractors.reading.owner import read_bio_roles
 

@@ -56,7 +56,7 @@ def read_news(entry: Entry, context: Context) -> Reading | None:
         score = 0.65
     elif date:
         score = 0.35
-    score += 0.15 if len(text.split()) >= 4 else 0.0
+    score += 0.15 if len(text.split()) >= 4 or title else 0.0  # a sentence, or a post's title over its summary
     score += 0.1 if url else 0.0
     if context.kind != "news" and is_cited(entry):
         score -= 0.4  # a dated citation, unless the heading announces news
@@ -80,7 +80,7 @@ def _byline_date(line: str) -> str | None:
     if found is None:
         return None
     date, start, end = found
-    rest = f"{line[:start]} {line[end:]}".strip(" ·|•,-–—")
+    rest = _READING_TIME.sub(" ", f"{line[:start]} {line[end:]}").strip(" ·|•,-–—")
     return date if not rest or is_person_name(rest) else None
 
 
@@ -126,8 +126,10 @@ def _date_and_lines(entry: Entry) -> tuple[str | None, list[str]]:
     return None, lines
 
 
+#: How long a post takes to read, as blog themes print it beside its date: "3 min read", "One min read".
+_READING_TIME = re.compile(r"\b(?:\d+|an?|one|two|three|four|five)\s*min(?:ute)?s?(?:\s+read)?\b", re.I)
 #: What a post's meta line says besides its date: "· 3 min read · Jane Doe".
-_META_MARK = re.compile(r"\b\d+\s*min(?:ute)?s?\b|[·•|]", re.I)
+_META_MARK = re.compile(rf"{_READING_TIME.pattern}|[·•|]", re.I)
 
 
 def _post_meta_date(line: str) -> str | None:

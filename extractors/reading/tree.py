@@ -369,6 +369,16 @@ def _in_article(node: LexborNode) -> bool:
     return False
 
 
+#: A CSS-module hash after a class name: "tags_jXut", "Footer_links__3xY9a" (Docusaurus, Next.js).
+_MODULE_HASH = re.compile(r"_{1,2}(?=[A-Za-z0-9-]{4,8}$)(?=[^_]*[A-Z0-9])[A-Za-z0-9-]{4,8}$")
+
+
+def _class_words(cls: str) -> Iterator[str]:
+    """The words of a class attribute, lower-cased, each without a CSS-module hash."""
+    for word in cls.split():
+        yield _MODULE_HASH.sub("", word).lower()
+
+
 def _hint(attrs: dict[str, str | None]) -> str:
     cls = attrs.get("class") or ""
     ident = attrs.get("id") or ""
@@ -381,8 +391,10 @@ def _is_hidden(attrs: dict[str, str | None]) -> bool:
         return True
     if (attrs.get("role") or "").lower() in _FURNITURE_ROLES or (attrs.get("id") or "").lower() in _FURNITURE:
         return True
+    if attrs.get("itemprop") == "author" and "itemscope" in attrs:
+        return True  # a post's author card (schema.org Person): who wrote it, not a member list
     cls = attrs.get("class")
-    if cls and any(word in _HIDDEN or word in _FURNITURE for word in cls.lower().split()):
+    if cls and any(word in _HIDDEN or word in _FURNITURE for word in _class_words(cls)):
         return True
     style = attrs.get("style")
     return bool(style) and "display:none" in style.replace(" ", "").lower()  # type: ignore[union-attr]
