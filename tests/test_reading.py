@@ -794,6 +794,22 @@ def test_a_blog_list_with_author_cards_reading_times_and_tag_chips_is_news() -> 
     assert not _of(Member, records) and not _of(Award, records)
 
 
+def test_a_bold_paragraph_over_a_list_heads_its_group_and_an_adviser_s_link_is_not_the_member() -> None:
+    html = """<h3>Current Members</h3><p><strong>PhD Students</strong></p>
+    <ul><li><a href="#">Rohan Bhatt</a> (2021–) — learning from tactile sequences</li>
+    <li>Teresa Okonjo (2022–), co-advised with <a href="#">Prof. Wen Liao</a> — tactile simulation</li></ul>
+    <p><strong>Master's Students</strong></p><ul><li>Priya Raghunathan (2024–)</li></ul>
+    <h3>Staff</h3><div class="row">{cards}</div>"""
+    card = '<div class="col"><img src="x.jpg"><h4>{name}</h4><p><strong>{role}</strong></p><p>{bio}</p></div>'
+    cards = "".join(card.format(name=n, role=r, bio=b) for n, r, b in [
+        ("Sofia Marchetti", "Lab Manager", "Keeps the drones flying."), ("Tariq Haddad", "Research Technician", "")])
+    members = _of(Member, _read(html.format(cards=cards)))
+    assert [(m.name, m.role) for m in members] == [
+        ("Rohan Bhatt", "PhD Student"), ("Teresa Okonjo", "PhD Student"), ("Priya Raghunathan", "Master's Student"),
+        ("Sofia Marchetti", "Lab Manager"), ("Tariq Haddad", "Research Technician"),
+    ]
+
+
 def test_the_years_set_after_a_biography_position_date_it() -> None:
     from extractors.reading.owner import read_bio_roles
 

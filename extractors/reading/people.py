@@ -95,10 +95,18 @@ def _card_awards(entry: Entry, name: str, stated: str) -> tuple[Award, ...]:
 
 
 def _name(entry: Entry) -> tuple[str, int, str] | None:
-    """The name, the index of the line it stands on (-1: not on a line), and that line's rest."""
-    candidates = [entry.fields.get("name"), entry.heading]
-    candidates += [s.text for s in entry.spans if s.kind in ("link", "bold")][:3]
-    candidates += [s.text for s in entry.spans if s.kind == "image"][:1]
+    """The name, the index of the line it stands on (-1: not on a line), and that line's rest.
+
+    A linked or bold name that opens a line is the person's; one inside a line ("co-advised with
+    *Prof. Wen Liao*") is theirs only when no line opens with a name."""
+    marked = [s.text for s in entry.spans if s.kind in ("link", "bold")][:3]
+    opening = [text for text in marked if any(line.startswith(text) for line in entry.lines[:4])]
+    photo = [s.text for s in entry.spans if s.kind == "image"][:1]
+    leading = [entry.fields.get("name"), entry.heading, *opening, *photo]
+    return _named_by(leading, entry) or _line_head_name(entry) or _named_by(marked, entry)
+
+
+def _named_by(candidates: list[str | None], entry: Entry) -> tuple[str, int, str] | None:
     for candidate in candidates:
         if candidate and is_person_name(candidate):
             name = clean_person_name(candidate)
@@ -106,6 +114,10 @@ def _name(entry: Entry) -> tuple[str, int, str] | None:
                 if line.startswith(candidate) or line.startswith(name):
                     return name, index, line[len(candidate) if line.startswith(candidate) else len(name) :]
             return name, -1, ""
+    return None
+
+
+def _line_head_name(entry: Entry) -> tuple[str, int, str] | None:
     for index, line in enumerate(entry.lines[:2]):
         if is_noise(line):
             continue
