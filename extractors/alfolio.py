@@ -40,7 +40,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from extractors.base import Case, Extractor
 from extractors.bibtex import read_bibtex
 from extractors.data import member_from_fields, read_data_files
-from extractors.jekyll_data import first_per_name, markdown_to_text, news_from_post
+from extractors.jekyll_data import first_per_name, markdown_to_text, news_from_post, page_records
 from extractors.markdown import parse_front_matter, without_liquid
 from extractors.reading.awards import paper_award, parse_award_line
 from extractors.reading.owner import without_advisers
@@ -335,7 +335,10 @@ def _parse_bundle(files: Mapping[str, str]) -> list[Record]:
     # A CV's publication list repeats the bibliography's entries more briefly.
     listed = {normalise_key(p.title) for p in papers}
     data_papers = [r for r in data if isinstance(r, Paper) and normalise_key(r.title) not in listed]
-    members = first_per_name([*_people_collection(files), *data_members])
+    # A group page written by hand ("_pages/group.md": "**PhD Students**" over a list) where no
+    # data file or collection lists the people.
+    listed = [*_people_collection(files), *data_members] or [r for r in page_records(files) if isinstance(r, Member)]
+    members = first_per_name(listed)
     cv = _cv_over_bio(about, data)
     return [*papers, *data_papers, *news, *cv, *_not_in_cv(paper_awards, cv), *members]
 

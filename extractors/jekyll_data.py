@@ -153,8 +153,9 @@ class JekyllDataExtractor(Extractor):
 _PAGE_PATH = re.compile(r"^(?:_pages/)?(?P<name>[\w-]+)\.(?P<type>md|markdown|html?)$")
 _NOT_PAGES = frozenset({"readme", "license", "changelog", "contributing", "code_of_conduct", "404"})
 #: What a page's prose and lists tell reliably beside data files; roles and people read from a
-#: lab's welcome text would be guesses.
+#: lab's welcome text would be guesses, but a page named for the group's people lists them.
 _PAGE_KINDS = frozenset({"news", "paper", "award"})
+_PEOPLE_PAGE = re.compile(r"(?:our |the )?(?:people|members?|team|group|lab members|alumni|students)", re.I)
 
 
 def page_records(files: Mapping[str, str]) -> list[Record]:
@@ -172,8 +173,15 @@ def page_records(files: Mapping[str, str]) -> list[Record]:
             read = records_from_html(without_liquid(body))
         else:
             read = records_from_markdown(without_liquid(body))
-        records.extend(r for r in read if r.kind in _PAGE_KINDS)
+        kinds = _PAGE_KINDS | {"member"} if _lists_people(match["name"], meta) else _PAGE_KINDS
+        records.extend(r for r in read if r.kind in kinds)
     return records
+
+
+def _lists_people(name: str, meta: Mapping[str, Any]) -> bool:
+    """A page named for the group's people: ``people.md``, ``_pages/group.md``, or titled "Team"."""
+    title = front_matter_text(meta.get("title")).strip()
+    return bool(_PEOPLE_PAGE.fullmatch(name) or _PEOPLE_PAGE.fullmatch(title))
 
 
 #: A lab theme's tag for a member in a post or page: ``{% person awadell %}``, the person's id in

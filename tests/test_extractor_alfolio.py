@@ -169,3 +169,36 @@ def test_the_biography_states_positions_when_the_cv_data_has_none() -> None:
              "_news/a.md": "---\ndate: 2025-01-02\n---\nHello."}
     roles = [r for r in AlfolioExtractor().parse(Document(url="github:o/r", files=files)) if r.kind == "role"]
     assert roles == [Role(title="Assistant Professor", organization="Hillcrest University")]
+
+
+def test_a_group_page_written_by_hand_lists_the_members_when_no_data_file_does() -> None:
+    group = """---
+layout: page
+permalink: /group/
+title: group
+---
+
+We are a small group working on tactile sensing.
+
+### Current Members
+
+**PhD Students**
+
+* [Rohan Bhatt](https://rb.example.io/) (2021&ndash;) &mdash; learning from tactile sequences
+* Teresa Okonjo (2022&ndash;), co-advised with [Prof. Wen Liao](#) &mdash; tactile simulation
+
+### Alumni
+
+* Yuhan Chen (MS 2023) &rarr; PhD student at University of Vestland
+"""
+    files = {"_pages/about.md": "---\npermalink: /\n---\nI am a professor.\n", "_pages/group.md": group,
+             "_news/a.md": "---\ndate: 2024-01-02\ninline: true\n---\nHello.\n"}
+    members = [r for r in AlfolioExtractor().parse(Document(url="github:o/r", files=files)) if r.kind == "member"]
+    assert [(m.name, m.role) for m in members] == [
+        ("Rohan Bhatt", "PhD Student"), ("Teresa Okonjo", "PhD Student"),
+        ("Yuhan Chen", "Alumni (now PhD student at University of Vestland)"),
+    ]
+    # A page that is not about the people (a project description naming students) lists no members.
+    files["_pages/group.md"] = group.replace("title: group", "title: projects").replace("permalink: /group/", "")
+    renamed = {("_pages/projects.md" if p == "_pages/group.md" else p): t for p, t in files.items()}
+    assert not [r for r in AlfolioExtractor().parse(Document(url="github:o/r", files=renamed)) if r.kind == "member"]
