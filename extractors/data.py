@@ -54,7 +54,7 @@ from extractors.base import Case, Extractor
 from extractors.bibtex import read_bibtex
 from extractors.markdown import front_matter_text, markdown_to_text
 from extractors.reading import ListReport
-from extractors.reading.awards import paper_award
+from extractors.reading.awards import paper_award, parse_award_line
 from extractors.reading.dates import find_range, leading_date, parse_date_text
 from extractors.reading.names import clean_person_name, is_person_name, looks_like_authors
 from extractors.reading.papers import author_names, is_venue, publication_status, with_status
@@ -726,6 +726,8 @@ class _Walker:
         found = [record for _, record in read]
         if kind == "paper":
             found += [award for fields, paper in read if (award := _paper_award(fields, paper))]
+        if kind == "member":
+            found += [award for fields, _ in read for award in _member_awards(fields)]
         self.reading.records.extend(found)
         self.report(scope, records, kind, why, len(found))
 
@@ -785,6 +787,21 @@ def _read(kind: str, fields: _Fields, scope: _Scope) -> Record | None:
     if kind == "member":
         return member_from_fields(fields.raw, scope.label, alumni=scope.alumni)
     return _READERS[kind](fields, scope)
+
+
+#: A person's own list of honours, kept in their entry ({"name": ..., "awards": ["X Prize (2025)"]}).
+_HONOURS_FIELDS = frozenset({"awards", "honors", "honours", "prizes", "fellowships", "distinctions"})
+
+
+def _member_awards(fields: _Fields) -> list[Award]:
+    """The honours a member's entry lists, each as an award of its own."""
+    awards: list[Award] = []
+    for name, value in fields.raw.items():
+        if _key(name) not in _HONOURS_FIELDS:
+            continue
+        lines = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+        awards += [award for line in lines if isinstance(line, str) and (award := parse_award_line(_text(line)))]
+    return awards
 
 
 def _dated_line(text: str) -> NewsItem | None:

@@ -86,6 +86,23 @@ def test_lists_named_for_a_kind_and_lists_read_by_shape() -> None:
     ]
 
 
+def test_the_honours_a_member_s_entry_lists_are_awards() -> None:
+    data = {"people": [
+        {"name": "Xinyi Chen", "role": "PhD Student",
+         "awards": ["Best Oral Presentation, Spring Electrochemistry Meeting (2025)"]},
+        {"name": "Hannah Okoro", "role": "PhD Student", "honors": "Westbrook Dissertation Fellowship (2024)"},
+        {"name": "Bo Chen", "role": "Postdoc", "interests": ["batteries", "sodium"]},
+    ]}
+    records = _records(data)
+    assert [(r.name, r.role) for r in records if isinstance(r, Member)] == [
+        ("Xinyi Chen", "PhD Student"), ("Hannah Okoro", "PhD Student"), ("Bo Chen", "Postdoc")
+    ]
+    assert [r for r in records if isinstance(r, Award)] == [
+        Award(title="Best Oral Presentation", organization="Spring Electrochemistry Meeting", year=2025),
+        Award(title="Westbrook Dissertation Fellowship", year=2024),
+    ]
+
+
 def test_a_cv_of_titled_sections_reads_its_positions_and_its_awards_by_year() -> None:
     # The shape of a Jekyll theme's CV data: sections with a title, a display type and contents.
     cv = [
