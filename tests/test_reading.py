@@ -810,6 +810,23 @@ def test_a_bold_paragraph_over_a_list_heads_its_group_and_an_adviser_s_link_is_n
     ]
 
 
+def test_a_card_header_heads_its_card_in_a_sidebar_beside_the_news() -> None:
+    html = """<div class="row"><div class="col-lg-8"><h2>News</h2><ul class="list-unstyled">
+      <li><span class="badge">Mar 2025</span> Owen McAllister defended his thesis. Congratulations!</li>
+      <li><span class="badge">Jan 2025</span> Our paper on whole-arm grasping was accepted at ICRA.</li></ul></div>
+    <div class="col-lg-4"><div class="card"><div class="card-header"><i class="fas fa-trophy"></i> Honors &amp; Awards</div>
+      <ul class="list-group"><li class="list-group-item">2024 &mdash; RSS Best Student Paper Award (Owen McAllister)</li>
+      <li class="list-group-item">2023 &mdash; ONR Young Investigator Program Award</li></ul></div>
+    <div class="card"><div class="card-header">Contact</div><ul class="list-group">
+      <li class="list-group-item">Prof. Daniela Okafor</li><li class="list-group-item">Hartwell Hall 310</li></ul></div>
+    </div></div>"""
+    records = _read(html)
+    assert [n.date for n in _of(NewsItem, records)] == ["2025-03", "2025-01"]
+    assert [(a.title, a.year) for a in _of(Award, records)] == [
+        ("RSS Best Student Paper Award", 2024), ("ONR Young Investigator Program Award", 2023)
+    ]
+
+
 def test_the_years_set_after_a_biography_position_date_it() -> None:
     from extractors.reading.owner import read_bio_roles
 

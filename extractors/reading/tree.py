@@ -412,7 +412,25 @@ def tree_from_html(html: str | LexborHTMLParser) -> Box:
     root = parsed.body or parsed.root
     if root is None:
         return Box("body")
-    return measure(_nest_sublists(_Builder().build(root)))
+    return measure(_class_headings(_nest_sublists(_Builder().build(root))))
+
+
+#: Class words of a block that heads a box of the page: Bootstrap's card and panel headers,
+#: WordPress widget titles, themes' section titles.
+_HEADER_CLASS = re.compile(r"\b(?:card|panel|widget|section|block|box|sidebar)[-_]?(?:header|heading|title)\b")
+
+
+def _class_headings(top: Box) -> Box:
+    """A block whose class says it heads a box ("card-header", "widget-title") and that holds one
+    short line ("Honors & Awards", "Contact") is a heading, as an ``h5`` would be: its box's lines
+    stand under it, and the next box's under its own."""
+    for box in top.walk():
+        if box.level or not box.hint or not _HEADER_CLASS.search(box.hint) or len(box.children) != 1:
+            continue
+        line = box.children[0]
+        if type(line) is Line and line.text and len(line.text) <= 60 and len(line.text.split()) <= 8:
+            box.level = 5
+    return top
 
 
 def _nest_sublists(top: Box) -> Box:
