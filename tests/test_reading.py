@@ -827,6 +827,15 @@ def test_a_card_header_heads_its_card_in_a_sidebar_beside_the_news() -> None:
     ]
 
 
+def test_a_role_set_as_a_smaller_heading_under_a_person_s_name_is_their_role() -> None:
+    html = """<h3>Principal Investigator</h3><div class="media"><img src="okafor.jpg" alt="Daniela Okafor">
+      <div class="media-body"><h4>Daniela Okafor</h4><h6>Professor, Mechanical Engineering</h6>
+      <p>Daniela directs the Adaptive Manipulation Lab. She joined Northbridge in 2017.</p></div></div>"""
+    assert [(m.name, m.role) for m in _of(Member, _read(html))] == [
+        ("Daniela Okafor", "Professor, Mechanical Engineering")
+    ]
+
+
 def test_the_years_set_after_a_biography_position_date_it() -> None:
     from extractors.reading.owner import read_bio_roles
 

@@ -22,6 +22,8 @@ from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from extractors.reading.names import is_person_name
+from extractors.reading.vocabulary import heading_kind
 from watcher.budget import check_deadline
 from watcher.text import clean_text
 
@@ -412,7 +414,7 @@ def tree_from_html(html: str | LexborHTMLParser) -> Box:
     root = parsed.body or parsed.root
     if root is None:
         return Box("body")
-    return measure(_class_headings(_nest_sublists(_Builder().build(root))))
+    return measure(_name_subtitles(_class_headings(_nest_sublists(_Builder().build(root)))))
 
 
 #: Class words of a block that heads a box of the page: Bootstrap's card and panel headers,
@@ -430,6 +432,34 @@ def _class_headings(top: Box) -> Box:
         line = box.children[0]
         if type(line) is Line and line.text and len(line.text) <= 60 and len(line.text.split()) <= 8:
             box.level = 5
+    return top
+
+
+#: The most text a person's card holds (name, role, a short biography, links).
+_CARD_TEXT = 1500
+
+
+def _name_subtitles(top: Box) -> Box:
+    """A smaller heading right under a heading that is a person's name ("<h4>Daniela Okafor</h4>
+    <h6>Professor, Mechanical Engineering</h6>") is the person's role, a line of their card, not a
+    section of its own."""
+    for box in top.walk():
+        previous: Box | None = None
+        for child in box.children:
+            if type(child) is not Box:
+                previous = None
+                continue
+            if (
+                previous is not None
+                and previous.level
+                and child.level > previous.level
+                and len(child.text.split()) <= 12
+                and is_person_name(previous.text)
+                and not heading_kind(child.text)
+                and len(box.text) <= _CARD_TEXT  # a card, not a home page under its owner's name
+            ):
+                child.level = 0
+            previous = child
     return top
 
 
