@@ -836,6 +836,16 @@ def test_a_role_set_as_a_smaller_heading_under_a_person_s_name_is_their_role() -
     ]
 
 
+def test_a_layout_table_s_content_cell_is_a_part_of_the_page_not_one_record() -> None:
+    news = "".join(f"20{y}.0{m} - Item {y}{m}: a student of the lab gave a talk at the spring meeting.<BR>\n"
+                   for y in (22, 23, 24) for m in (1, 4, 7, 9))
+    html = f"""<TABLE width="760"><TR><TD width="160"><FONT size="2"><A href="member.htm">Members</A><BR>
+      <A href="paper.htm">Papers</A></FONT></TD><TD><FONT size="2"><B><FONT size="4">Welcome to the Lab</FONT></B><BR>
+      We study the excited-state dynamics of polymers.<BR><BR><FONT size="3"><B>What's New</B></FONT><HR>
+      {news}<BR><B>Contact</B><BR>Prof. Kenji Morimoto<BR>TEL: +81-76-555-2281<BR></FONT></TD></TR></TABLE>"""
+    assert len(_of(NewsItem, _read(html))) == 12
+
+
 def test_the_years_set_after_a_biography_position_date_it() -> None:
     from extractors.reading.owner import read_bio_roles
 

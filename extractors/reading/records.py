@@ -265,12 +265,32 @@ def _named_fields(members: list[Box]) -> bool:
 def _is_container(box: Box, covered: dict[int, int], held: dict[int, int]) -> bool:
     inner = covered.get(id(box), 0)
     if inner < CONTAINER_COVER * box.size:
-        return False
+        return box.size > _LAYOUT_SIZE and _holds_headed_lines(box)
     # A record whose own words stand before a short list of its parts (a title, then authors and
     # venue as sub-items) is one record; a label before a list ("2024", "PhD Students") is a container,
     # and so is a block of a page that holds many records of its own (a section of citation cards).
     own = box.size - inner
     return own < 30 or _nested_entries(box) > 4 or held.get(id(box), 0) > 4
+
+
+#: More text than one record holds: a cell of a layout table, a page's content column.
+_LAYOUT_SIZE = 800
+_LAYOUT_LINES = 12
+
+
+def _holds_headed_lines(box: Box) -> bool:
+    """Whether a block is a part of a page rather than one entry: many lines, some of them set
+    as headings ("<b>What's New</b>" over dated lines, in a layout table's cell)."""
+    lines = list(itertools.islice(box.lines(), 400))
+    return len(lines) >= _LAYOUT_LINES and any(_heads_lines(line) for line in lines[1:])
+
+
+def _heads_lines(line: Line) -> bool:
+    """A short line all in bold, without a sentence's full stop: a heading written as bold text."""
+    text = line.text
+    if not text or len(text) > 60 or len(text.split()) > 8 or text.endswith((".", ",", ";")):
+        return False
+    return sum(len(span.text) for span in line.spans if span.kind == "bold") >= 0.9 * len(text)
 
 
 def _nested_entries(box: Box) -> int:
