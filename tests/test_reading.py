@@ -814,8 +814,9 @@ def test_a_card_header_heads_its_card_in_a_sidebar_beside_the_news() -> None:
     html = """<div class="row"><div class="col-lg-8"><h2>News</h2><ul class="list-unstyled">
       <li><span class="badge">Mar 2025</span> Owen McAllister defended his thesis. Congratulations!</li>
       <li><span class="badge">Jan 2025</span> Our paper on whole-arm grasping was accepted at ICRA.</li></ul></div>
-    <div class="col-lg-4"><div class="card"><div class="card-header"><i class="fas fa-trophy"></i> Honors &amp; Awards</div>
-      <ul class="list-group"><li class="list-group-item">2024 &mdash; RSS Best Student Paper Award (Owen McAllister)</li>
+    <div class="col-lg-4"><div class="card">
+      <div class="card-header"><i class="fas fa-trophy"></i> Honors &amp; Awards</div><ul class="list-group">
+      <li class="list-group-item">2024 &mdash; RSS Best Student Paper Award (Owen McAllister)</li>
       <li class="list-group-item">2023 &mdash; ONR Young Investigator Program Award</li></ul></div>
     <div class="card"><div class="card-header">Contact</div><ul class="list-group">
       <li class="list-group-item">Prof. Daniela Okafor</li><li class="list-group-item">Hartwell Hall 310</li></ul></div>
@@ -844,6 +845,16 @@ def test_a_layout_table_s_content_cell_is_a_part_of_the_page_not_one_record() ->
       We study the excited-state dynamics of polymers.<BR><BR><FONT size="3"><B>What's New</B></FONT><HR>
       {news}<BR><B>Contact</B><BR>Prof. Kenji Morimoto<BR>TEL: +81-76-555-2281<BR></FONT></TD></TR></TABLE>"""
     assert len(_of(NewsItem, _read(html))) == 12
+
+
+def test_an_empty_anchor_before_a_bold_heading_leaves_it_a_heading() -> None:
+    html = """<p>R3. K. Morimoto, "Time-resolved fluorescence", <i>Bunseki</i>, 2018, 455-461.<br><br>
+      <a name="award"></a><font size="3"><b>Awards</b></font><hr>
+      2024.03 Society Award, Japan Society of Polymer Photonics (K. Morimoto)<br>
+      2023.09 Young Scientist Award, Japan Society of Polymer Photonics (S. Hamada)<br></p>"""
+    assert [(a.title, a.year) for a in _of(Award, _read(html))] == [
+        ("Society Award", 2024), ("Young Scientist Award", 2023)
+    ]
 
 
 def test_the_years_set_after_a_biography_position_date_it() -> None:

@@ -328,8 +328,8 @@ class _Builder:
         if not kind and not named:
             return
         text = clean_text(node.text(deep=True, separator=" "))
-        if not text and tag != "a":
-            return
+        if not text and not href:
+            return  # an empty anchor (<a name="awards"></a>) marks a place; it links nowhere
         if kind:
             self.spans.append(Span(kind, text, href))
         if named:
