@@ -857,6 +857,17 @@ def test_an_empty_anchor_before_a_bold_heading_leaves_it_a_heading() -> None:
     ]
 
 
+def test_a_heading_whose_text_a_site_builder_wraps_in_blocks_is_still_a_heading() -> None:
+    heading = ('<h3 class="zfr3Q"><div class="GV3q8e"></div><div class="CjVfdc"><div class="PPhIP">'
+               '<a href="#h.ba18" aria-label="Copy heading link"><svg></svg></a></div><span>{}</span></div></h3>')
+    html = (heading.format("Honors") + '<ul><li><p><span>2024 &mdash; Redfern Graduate Research Fellowship '
+            "(Kofi Mensah)</span></p></li><li><p><span>2023 &mdash; Early Career Faculty Award (Aurelia Vance)</span>"
+            "</p></li></ul>")
+    assert [(a.title, a.year) for a in _of(Award, _read(html))] == [
+        ("Redfern Graduate Research Fellowship", 2024), ("Early Career Faculty Award", 2023)
+    ]
+
+
 def test_the_years_set_after_a_biography_position_date_it() -> None:
     from extractors.reading.owner import read_bio_roles
 

@@ -127,7 +127,7 @@ def measure(top: Box) -> Box:
                 child.parent = box  # type: ignore[union-attr]
                 total += child.size  # type: ignore[union-attr]
         box.size = total
-        if box.level and (total > MAX_HEADING or any(type(c) is Box and c.tag in _LIST_TAGS for c in box.children)):
+        if box.level and (total > MAX_HEADING or _holds_an_entry(box)):
             box.level = 0
     return top
 
@@ -204,7 +204,17 @@ _RUNNING_TEXT = frozenset(
     {"p", "li", "td", "th", "dd", "dt", "span", "a", "b", "strong", "i", "em", "cite", "small", "sup", "font", "label",
      "h1", "h2", "h3", "h4", "h5", "h6"}
 )
-_LIST_TAGS = frozenset({"ul", "ol", "dl", "table", "p", "div"})
+_LIST_TAGS = frozenset({"ul", "ol", "dl", "table"})
+_PARAGRAPH_TAGS = frozenset({"p", "div"})
+
+
+def _holds_an_entry(heading: Box) -> bool:
+    """A heading element wrapping a list, or paragraphs of more than one line: an entry set in
+    heading type. Its text alone in a wrapper (a site builder's ``<h2><div><span>News``) is a heading."""
+    blocks = [c for c in heading.children if type(c) is Box]
+    if any(b.tag in _LIST_TAGS for b in blocks):
+        return True
+    return any(b.tag in _PARAGRAPH_TAGS for b in blocks) and sum(1 for line in heading.lines() if line.text) > 1
 _ITALIC = frozenset({"i", "em", "cite", "var", "dfn"})
 _EXIT = object()
 
