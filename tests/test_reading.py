@@ -868,6 +868,18 @@ def test_a_heading_whose_text_a_site_builder_wraps_in_blocks_is_still_a_heading(
     ]
 
 
+def test_an_author_date_citation_with_the_year_as_its_own_sentence_keeps_its_title() -> None:
+    html = """<h2>Publications</h2><p>Kahananui, K.*, and <strong>M. Ashcombe-Reyes</strong>. 2025. Fiddler crab
+      bioturbation under warming: a mesocosm test. <em>Journal of Experimental Marine Biology and Ecology</em>
+      583:152066. <a href="https://doi.org/10.1/x">[DOI]</a></p><p>Brooks, D., H. Yoon, and M. Ashcombe-Reyes.
+      2024b. Oyster reefs and denitrification. <em>Ecological Engineering</em> 210:107455.</p>"""
+    assert [(p.title, p.venue, p.year) for p in _of(Paper, _read(html))] == [
+        ("Fiddler crab bioturbation under warming: a mesocosm test", "Journal of Experimental Marine Biology and Ecology",
+         2025),
+        ("Oyster reefs and denitrification", "Ecological Engineering", 2024),
+    ]
+
+
 def test_the_years_set_after_a_biography_position_date_it() -> None:
     from extractors.reading.owner import read_bio_roles
 

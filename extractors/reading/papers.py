@@ -279,12 +279,17 @@ def _before_italic_venue(title: str | None, entry: Entry) -> str | None:
     return title
 
 
+#: The year set between the authors and the title as a sentence of its own (ecology's and
+#: Chicago's author-date style: "Doe, J., and B. Roe. 2025. Title. *Journal* 583:152066.").
+_BARE_YEAR_FIRST = re.compile(r"^(?:19|20)\d\d[a-z]?\.\s+")
+
+
 def _citation_title(lines: Sequence[str], text: str) -> str | None:
     """The title by the citation's structure, when nothing marks it."""
     first = lines[0]
     cut = author_prefix(first)
     if cut:
-        rest = _YEAR_IN_PARENS.sub("", first[cut:].lstrip(" .,:"))
+        rest = _BARE_YEAR_FIRST.sub("", _YEAR_IN_PARENS.sub("", first[cut:].lstrip(" .,:")))
         if rest:
             return _first_sentence(rest)
         if len(lines) > 1:
