@@ -874,8 +874,8 @@ def test_an_author_date_citation_with_the_year_as_its_own_sentence_keeps_its_tit
       583:152066. <a href="https://doi.org/10.1/x">[DOI]</a></p><p>Brooks, D., H. Yoon, and M. Ashcombe-Reyes.
       2024b. Oyster reefs and denitrification. <em>Ecological Engineering</em> 210:107455.</p>"""
     assert [(p.title, p.venue, p.year) for p in _of(Paper, _read(html))] == [
-        ("Fiddler crab bioturbation under warming: a mesocosm test", "Journal of Experimental Marine Biology and Ecology",
-         2025),
+        ("Fiddler crab bioturbation under warming: a mesocosm test",
+         "Journal of Experimental Marine Biology and Ecology", 2025),
         ("Oyster reefs and denitrification", "Ecological Engineering", 2024),
     ]
 
