@@ -880,6 +880,14 @@ def test_an_author_date_citation_with_the_year_as_its_own_sentence_keeps_its_tit
     ]
 
 
+def test_one_word_sub_headings_of_a_list_are_its_groups_not_its_entries() -> None:
+    html = """<h2>Grants</h2><h3>Active</h3><ul class="grants"><li>R01 AI123456, NIAID, Carbapenem resistance
+      in long-term care (PI), 2023&ndash;2028</li></ul><h3>Completed</h3><ul class="grants"><li>K23 AI098765,
+      NIAID, Colonization dynamics (PI), 2017&ndash;2022</li></ul>"""
+    titles = [a.title for a in _of(Award, _read(html))]
+    assert len(titles) == 2 and not {"Active", "Completed"} & set(titles)
+
+
 def test_the_years_set_after_a_biography_position_date_it() -> None:
     from extractors.reading.owner import read_bio_roles
 

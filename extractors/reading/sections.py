@@ -86,6 +86,8 @@ class Section:
             return False
         if is_unlisted_heading(self.heading):
             return False  # "Teaching", "References": a part of the page, not one record
+        if len(self.heading.split()) < 2:
+            return False  # "Active", "Completed", "Selected": a group's label; a title or a name is longer
         if len({id(item.group) for item in self.items if item.group is not None}) > 1:
             return False
         # A person's section holds their biography, which runs longer than a card's few lines.
