@@ -89,15 +89,15 @@ _PART_TAGS = frozenset({"tr", "section", "main", "aside"})
 
 def _entries_of(box: Box) -> list[Box]:
     # A photo alone or a stray character is not an entry; a heading or its wrapper is a title.
-    return [
-        child
-        for child in box.children
-        if type(child) is Box
-        and child.size >= _MIN_SIZE
-        and not child.level
-        and not _is_heading_wrapper(child)
-        and not _is_bold_heading(child)
-    ]
+    kids = box.children
+    entries = []
+    for index, child in enumerate(kids):
+        if type(child) is not Box or child.size < _MIN_SIZE or child.level or _is_heading_wrapper(child):
+            continue
+        following = kids[index + 1] if index + 1 < len(kids) else None
+        if not _is_bold_heading(child, following):
+            entries.append(child)
+    return entries
 
 
 def _repeated_shapes(boxes: list[Box]) -> dict[tuple[str, str], int]:
@@ -305,27 +305,19 @@ def _is_heading_wrapper(box: Box) -> bool:
     return len(kids) == 1 and type(kids[0]) is Box and kids[0].level > 0
 
 
-def _is_bold_heading(box: Box) -> bool:
+def _is_bold_heading(box: Box, following: Box | Line | None) -> bool:
     """A paragraph that is one short bold line naming a group ("**PhD Students**", "**2024**")
     over the list that follows it: a heading written without a heading element. (A bold line
     inside a card, "**PhD Student**" under a name, heads nothing.)"""
     if box.tag not in ("p", "div") or len(box.children) != 1 or type(line := box.children[0]) is not Line:
         return False
-    if (after := _next_box(box)) is None or after.tag not in _WRAPPERS:
+    if type(following) is not Box or following.tag not in _WRAPPERS:
         return False
     text = line.text.strip(" :")
     if not text or len(text.split()) > 6 or any(span.kind == "link" for span in line.spans):
         return False
     bold = sum(len(span.text) for span in line.spans if span.kind == "bold")
     return bold >= 0.9 * len(text) and bool(heading_kind(text) or is_year_heading(text))
-
-
-def _next_box(box: Box) -> Box | None:
-    """The block right after ``box`` under the same parent, if the next thing there is a block."""
-    siblings = box.parent.children if box.parent is not None else []
-    index = next((i for i, child in enumerate(siblings) if child is box), len(siblings))
-    following = siblings[index + 1] if index + 1 < len(siblings) else None
-    return following if type(following) is Box else None
 
 
 def _is_header_row(row: Box) -> bool:

@@ -455,6 +455,7 @@ def _name_subtitles(top: Box) -> Box:
     section of its own."""
     for box in top.walk():
         previous: Box | None = None
+        small: bool | None = None  # whether the box is card-sized, measured once when first needed
         for child in box.children:
             if type(child) is not Box:
                 previous = None
@@ -466,9 +467,11 @@ def _name_subtitles(top: Box) -> Box:
                 and len(child.text.split()) <= 12
                 and is_person_name(previous.text)
                 and not heading_kind(child.text)
-                and len(box.text) <= _CARD_TEXT  # a card, not a home page under its owner's name
             ):
-                child.level = 0
+                if small is None:
+                    small = len(box.text) <= _CARD_TEXT  # a card, not a home page under its owner's name
+                if small:
+                    child.level = 0
             previous = child
     return top
 
