@@ -33,7 +33,7 @@ _TABLE: tuple[tuple[str, str, int], ...] = (
     ("academicpages", "extractors.academicpages:AcademicPagesExtractor", 7),
     ("hugo-blox", "extractors.hugo_blox:HugoBloxExtractor", 7),
     ("alfolio", "extractors.alfolio:AlfolioExtractor", 8),
-    ("bibtex", "extractors.bibtex:BibtexExtractor", 1),
+    ("bibtex", "extractors.bibtex:BibtexExtractor", 2),
     ("jekyll-data", "extractors.jekyll_data:JekyllDataExtractor", 8),
     ("data", "extractors.data:DataExtractor", 7),
     ("barron", "extractors.barron:BarronExtractor", 4),

@@ -27,6 +27,7 @@ from collections.abc import Iterator, Mapping
 
 from extractors.base import Case, Extractor
 from extractors.reading.awards import paper_award
+from extractors.reading.papers import publication_status, with_status
 from watcher.records import Award, Document, Paper, Record
 from watcher.text import clean_text, clean_title, find_arxiv, find_doi, parse_year
 
@@ -178,12 +179,18 @@ def _paper_from_entry(entry: Mapping[str, str]) -> Paper | None:
     )
 
 
+#: biblatex's ``pubstate`` keys, as a page would write them.
+_PUBSTATE = {"inpress": "in press", "inpreparation": "in preparation", "submitted": "submitted",
+             "forthcoming": "forthcoming", "prepublished": "preprint"}
+
+
 def _venue(fields: Mapping[str, str]) -> str | None:
-    for name in (*_VENUE_FIELDS, "abbr"):
-        value = latex_to_text(fields.get(name))
-        if value:
-            return value
-    return None
+    """The venue, with where the paper stands when a field says it ("to appear" in ``note``,
+    biblatex's ``pubstate = {forthcoming}``): its going to press is news."""
+    venue = next((value for name in (*_VENUE_FIELDS, "abbr") if (value := latex_to_text(fields.get(name)))), None)
+    stated = (latex_to_text(fields.get(name)) for name in ("pubstate", "note", "status"))
+    status = next((found for text in stated if (found := publication_status(_PUBSTATE.get(text, text)))), None)
+    return with_status(venue, status) if venue else status
 
 
 def _doi(fields: Mapping[str, str], links: list[str]) -> str | None:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from extractors.bibtex import BibtexExtractor, bibtex_names, latex_to_text, parse_bibtex, read_bibtex
-from watcher.records import Award, Document
+from watcher.diff import StoredItem, diff_items
+from watcher.records import Award, Document, record_fields
 
 
 def test_garbage_and_empty_text_give_no_papers() -> None:
@@ -68,4 +69,19 @@ def test_an_entry_s_award_field_is_an_award_given_by_its_venue_and_a_presentatio
     assert awards == [
         Award(title="Outstanding Paper", organization="ICML", year=2024),
         Award(title="Best Paper Honorable Mention", organization="CHI", year=2023),
+    ]
+
+
+def test_where_a_paper_stands_is_part_of_its_venue_and_its_going_to_press_is_told() -> None:
+    entry = "@article{{a, title={{Tactile Estimation}}, author={{Achterberg, Lena}}, journal={{IEEE Trans X}}, {}}}"
+    upcoming = read_bibtex(entry.format("year={2025}, note={to appear}"))[0]
+    pending = read_bibtex(entry.format("year={2025}, pubstate={inpress}"))[0]
+    noted = read_bibtex(entry.format("year={2025}, note={Equal contribution}"))[0]
+    printed = read_bibtex(entry.format("year={2025}, volume={9}, pages={1120--1134}"))[0]
+    assert [p.venue for p in (*upcoming, *pending, *noted, *printed)] == [
+        "IEEE Trans X, to appear", "IEEE Trans X, in press", "IEEE Trans X", "IEEE Trans X"
+    ]
+    change = diff_items([StoredItem(kind="paper", key=upcoming[0].key, fields=record_fields(upcoming[0]))], printed)
+    assert [(c.change, c.delta) for c in change.changes] == [
+        ("modified", {"venue": {"old": "IEEE Trans X, to appear", "new": "IEEE Trans X"}})
     ]
