@@ -131,7 +131,7 @@ _VENUE = ("venue", "journal", "journaltitle", "booktitle", "book", "conference",
           "publication", "publishedin", "journalname", "conferencename", "venuename", "series", "publisher",
           "pubinfo")
 _YEAR_FIELDS = ("year", "pubyear")
-_STATUS = ("status", "pubstatus", "publicationstatus", "state", "note", "notes")
+_STATUS = ("status", "pubstatus", "publicationstatus", "state", "note", "notes", "details", "info", "comment")
 _DATE = ("date", "time", "when", "published", "posted", "pubdate", "datepublished", "day", "issued", "datetime",
          "releasedate")
 _LINK = ("url", "link", "links", "href", "paperurl", "html", "pdf", "paper", "pdfurl", "website", "doi", "arxiv")
@@ -373,7 +373,7 @@ def _paper(fields: _Fields, scope: _Scope) -> Paper | None:
     if not title:
         return None
     links = fields.links()
-    venue = fields.text(_VENUE, words=40) or _venue_of_links(fields) or None
+    venue = fields.text(_VENUE, words=40) or _named_venue(fields) or _venue_of_links(fields) or None
     # Where the paper stands ("status: In press", "year: forthcoming") belongs with the venue:
     # "In press" -> "2026" is the news.
     status = next((s for name in (*_STATUS, *_YEAR_FIELDS) if (s := publication_status(fields.text((name,))))), None)
@@ -403,6 +403,16 @@ def _paper_award(fields: _Fields, paper: Record) -> Award | None:
     """The award a publication list gives a paper in a field of its own ("award": "Best Paper")."""
     name = next((name for name in _PAPER_AWARD if isinstance(fields.by_key.get(name), str)), None)
     return paper_award(fields.text((name,), words=20), paper) if name and isinstance(paper, Paper) else None
+
+
+#: The parts of a venue written as an object ({"short": "ICAS '25", "full": "Proceedings of ..."}), fullest first.
+_VENUE_PARTS = ("full", "fullname", "long", "name", "title", "text", "short", "abbr", "abbreviation", "acronym")
+
+
+def _named_venue(fields: _Fields) -> str:
+    """A venue written as an object of its names: its full name, else its short one."""
+    value = fields.value(_VENUE)
+    return _Fields(value).text(_VENUE_PARTS, words=40) if isinstance(value, Mapping) else ""
 
 
 def _venue_of_links(fields: _Fields) -> str:

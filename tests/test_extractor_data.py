@@ -86,6 +86,19 @@ def test_lists_named_for_a_kind_and_lists_read_by_shape() -> None:
     ]
 
 
+def test_a_venue_written_as_an_object_and_a_status_in_a_details_field_are_read() -> None:
+    data = {"publications": [
+        {"title": "Sonification Grammars", "authors": ["Ana Lima"], "year": 2025,
+         "venue": {"short": "ICAS '25", "full": "Proceedings of the Conference on Accessible Systems"}},
+        {"title": "Sodium Loss in Cathodes", "authors": ["Bo Chen"], "journal": "J. Mater. Chem. E",
+         "details": "accepted"},
+        {"title": "Tidal Nets", "authors": ["Bo Chen"], "journal": "Estuaries", "details": "13, 8820–8831"},
+    ]}
+    assert [r.venue for r in _records(data)] == [
+        "Proceedings of the Conference on Accessible Systems", "J. Mater. Chem. E, accepted", "Estuaries"
+    ]
+
+
 def test_the_honours_a_member_s_entry_lists_are_awards() -> None:
     data = {"people": [
         {"name": "Xinyi Chen", "role": "PhD Student",
