@@ -888,6 +888,19 @@ def test_one_word_sub_headings_of_a_list_are_its_groups_not_its_entries() -> Non
     assert len(titles) == 2 and not {"Active", "Completed"} & set(titles)
 
 
+def test_a_status_set_before_the_italic_journal_with_a_comma_stays_with_the_venue() -> None:
+    listing = """<h2>Working Papers</h2><div class="listing">{}</div>"""
+    item = ('<div class="quarto-post"><h3 class="listing-title"><a href="./r/{slug}">{title}</a></h3>'
+            '<div class="listing-subtitle"><a href="./r/{slug}">{status}, <em>{journal}</em></a></div></div>')
+    papers = [("a", "Automation Exposure and Early Retirement", "Revise and resubmit", "Journal of Labor Dynamics"),
+              ("b", "Payroll Tax Salience and Bunching", "Second-round revise and resubmit",
+               "Journal of Fiscal Studies")]
+    html = listing.format("".join(item.format(slug=a, title=b, status=c, journal=d) for a, b, c, d in papers))
+    assert [p.venue for p in _of(Paper, _read(html))] == [
+        "Revise and resubmit Journal of Labor Dynamics", "Second-round revise and resubmit Journal of Fiscal Studies"
+    ]
+
+
 def test_the_years_set_after_a_biography_position_date_it() -> None:
     from extractors.reading.owner import read_bio_roles
 

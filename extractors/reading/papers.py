@@ -42,8 +42,13 @@ _LEADING_STATUS_WORDS = (
     r"to appear|(?:conditionally )?accepted|forthcoming|under (?:review|revision|submission)"
     r"|submitted|resubmitted|revise and resubmit|r&r|in press"
 )
-#: A status right before an italic journal: "Revise and resubmit at *X*", "Under review at *X*".
-_STATUS_BEFORE = re.compile(rf"(?P<status>(?:{_LEADING_STATUS_WORDS})(?: (?:at|in|to|for|with|by))?)\s*$", re.I)
+#: A status right before an italic journal: "Revise and resubmit at *X*", "Under review at *X*",
+#: "Second-round revise and resubmit, *X*".
+_STATUS_BEFORE = re.compile(
+    rf"(?P<status>(?:(?:second|third|final|2nd|3rd)[- ]round\s+)?(?:{_LEADING_STATUS_WORDS})"
+    rf"(?: (?:at|in|to|for|with|by))?)[,:]?\s*$",
+    re.I,
+)
 _VENUE_PREFIX = re.compile(
     r"^(?:in|at|published in|proceedings of|presented at|(?P<status>to appear (?:in|at)"
     r"|(?:conditionally )?accepted (?:to|at|by|in|for publication in)|forthcoming (?:in|at)"
