@@ -901,6 +901,16 @@ def test_a_status_set_before_the_italic_journal_with_a_comma_stays_with_the_venu
     ]
 
 
+def test_a_status_where_an_apa_citation_puts_its_year_stays_with_the_venue() -> None:
+    html = """<h2>Publications</h2><ul><li><b>Marchetti, I.</b>, Oyelaran, T., &amp; Castellanos, R. (in press).
+      Compound drought–heat events reduce groundwater recharge. <em>Groundwater Futures</em>.</li>
+      <li>Lindgren, P., &amp; Weir, D. (2023). Benchmarking snow models on a common suite.
+      <em>Geoscientific Model Practice, 16</em>, 3301–3322.</li></ul>"""
+    assert [p.venue for p in _of(Paper, _read(html))] == [
+        "Groundwater Futures, in press", "Geoscientific Model Practice"
+    ]
+
+
 def test_the_years_set_after_a_biography_position_date_it() -> None:
     from extractors.reading.owner import read_bio_roles
 

@@ -96,7 +96,10 @@ _STATUS_WORDS = (
     r"|(?:conditionally )?accepted(?: in principle| for publication)?|under (?:review|revision)|in revision"
     r"|(?:minor |major )?revision requested|revise and resubmit|r&r|submitted"
 )
-_STATUS = re.compile(rf"(?:(?<=[.,;:]\s)|(?<=\())(?:{_STATUS_WORDS})\b", re.I)  # "X, to appear", "*X* (forthcoming)"
+#: "X, to appear", "*X* (forthcoming)".
+_STATUS = re.compile(rf"(?:(?<=[.,;:]\s)|(?<=\())(?P<status>{_STATUS_WORDS})\b", re.I)
+#: A status standing where the year goes in an author-date citation: "Doe, J., & Roe, B. (in press). Title."
+_STATUS_FOR_YEAR = re.compile(rf"\((?P<status>{_STATUS_WORDS})\)\.", re.I)
 #: A status closing a piece ("Journal of X, to appear") or standing as its own ("Accepted in principle.").
 _TRAILING_STATUS = re.compile(rf"(?:^|[,;:]\s*|\s\()\(?(?:{_STATUS_WORDS})\)?[.\s]*$", re.I)
 
@@ -403,8 +406,8 @@ def _venue(entry: Entry, lines: Sequence[str], title: str, rest: str, authors: t
             # ("Revise and resubmit at X") or after it ("X, forthcoming").
             if before := _STATUS_BEFORE.search(entry.text[max(start - 40, 0) : start]):
                 return f"{before.group('status')} {venue}"
-            status = _STATUS.search(entry.text[max(end - 2, 0) : end + 40])
-            return with_status(venue, status.group(0) if status else None)
+            status = _STATUS.search(entry.text[max(end - 2, 0) : end + 40]) or _STATUS_FOR_YEAR.search(entry.text)
+            return with_status(venue, status.group("status") if status else None)
     author_text = ", ".join(authors)
     for line in lines:
         line = line.replace(title, " ", 1) if title in line else line
