@@ -331,6 +331,14 @@ def test_a_post_named_more_fully_is_the_same_post_and_a_new_rank_there_a_promoti
     assert only(run(before, promoted)).change == "modified"
 
 
+def test_an_undated_line_gone_beside_a_new_dated_position_is_not_a_move() -> None:
+    before = [*papers(4), Role(title="Research Intern, Tax Policy Unit", organization="Ministry of Finance")]
+    after = [*papers(4), Role(title="Associate Professor", organization="Harlan School of Economics", start="2025-07")]
+    assert sorted(c.change for c in run(before, after).changes) == ["added", "removed"]
+    moved = [*papers(4), Role(title="Associate Professor", organization="Harlan School of Economics")]
+    assert only(run(before, moved)).change == "modified"  # one current post for another: a move
+
+
 def test_a_one_year_role_written_as_a_range_of_that_year_has_not_ended() -> None:
     before = [*papers(4), Role(title="Visiting researcher", organization="Lund University", start="2017")]
     spelled = [*papers(4), Role(title="Visiting researcher", organization="Lund University", start="2017", end="2017")]

@@ -742,6 +742,8 @@ def test_the_reading_explains_each_list() -> None:
          "Director of Postgraduate Research", "School of English"),
         ("In July 2026, I will join the Department of Economics at Tulane University as an Assistant Professor.",
          "Assistant Professor", "Department of Economics at Tulane University"),
+        ("I am an Associate Professor at the Harlan School of Economics, which I joined in July 2025.",
+         "Associate Professor", "Harlan School of Economics"),
     ],
 )
 def test_the_owner_role_in_a_biography_sentence(sentence: str, title: str | None, organization: str | None) -> None:

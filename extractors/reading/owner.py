@@ -59,7 +59,8 @@ _SENTENCE_SPLIT = re.compile(
     r"(?=[A-Z\"“(\[])"
 )
 _ORG_END = (
-    r"(?=\s*(?:,\s*(?:where|and|working|under|advised|supervised|focusing|with|since|from|in\s+\d)|[;!?(]"
+    r"(?=\s*(?:,\s*(?:where|which|who|whose|and|working|under|advised|supervised|focusing|with|since|from|in\s+\d)"
+    r"|[;!?(]"
     r"|(?<!\bSt)(?<!\bMt)\."  # "St. Andrews" goes on
     # "… at X and an Honorary Consultant at Y": a second position, not more of the place.
     r"|\s+and\s+(?:an?|the)\s+(?-i:[A-Z])"
@@ -210,8 +211,8 @@ def read_header_roles(lines: Sequence[str]) -> list[Role]:
             continue
         if _SENTENCE_END.search(line) and not _DEGREE_END.search(line):
             continue
-        if is_person_name(line) or _names_a_unit(line):
-            continue  # the owner's name with their degree ("Rosalind Achterberg, PhD"), or a unit
+        if is_person_name(line) or _names_a_unit(line) or _PLACE_OR_NUMBER.search(line):
+            continue  # the owner's name with their degree ("Rosalind Achterberg, PhD"), a unit, a town ("Harlan, MA")
 
         after = [x for x in lines[i + 1 : i + 4] if not _HEADER_SKIP.search(x) and len(x.split()) <= 8]
         organization = None
