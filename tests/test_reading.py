@@ -913,6 +913,22 @@ def test_a_status_where_an_apa_citation_puts_its_year_stays_with_the_venue() -> 
     ]
 
 
+def test_one_article_cited_in_harvard_and_in_chicago_style_reads_the_same() -> None:
+    harvard = """<h2>Articles</h2><ul><li>Trevanion, I. (2014) &lsquo;Mrs Oliphant and the Post Office Savings
+      Bank&rsquo;, <i>Notes and Queries</i>, 61(2), pp. 270&ndash;273.</li><li>Trevanion, I. and Achterberg, P.
+      (eds.) (2020) <i>Reading the Railway: Mobility and Print Culture</i>. Edinburgh: Edinburgh University Press.
+      </li></ul>"""
+    chicago = """<h2>Articles</h2><ul><li>Trevanion, Isobel. &ldquo;Mrs Oliphant and the Post Office Savings
+      Bank.&rdquo; <em>Notes and Queries</em> 61, no. 2 (2014): 270&ndash;73.</li><li>Trevanion, Isobel, and
+      Piet Achterberg, eds. <em>Reading the Railway: Mobility and Print Culture</em>. Edinburgh: Edinburgh
+      University Press, 2020.</li></ul>"""
+    read = [[(p.title, p.venue, p.year) for p in _of(Paper, _read(html))] for html in (harvard, chicago)]
+    assert read[0] == read[1] == [
+        ("Mrs Oliphant and the Post Office Savings Bank", "Notes and Queries", 2014),
+        ("Reading the Railway: Mobility and Print Culture", "Edinburgh: Edinburgh University Press", 2020),
+    ]
+
+
 def test_the_years_set_after_a_biography_position_date_it() -> None:
     from extractors.reading.owner import read_bio_roles
 

@@ -290,6 +290,8 @@ def _before_italic_venue(title: str | None, entry: Entry) -> str | None:
 #: The year set between the authors and the title as a sentence of its own (ecology's and
 #: Chicago's author-date style: "Doe, J., and B. Roe. 2025. Title. *Journal* 583:152066.").
 _BARE_YEAR_FIRST = re.compile(r"^(?:19|20)\d\d[a-z]?\.\s+")
+#: "(eds.)" after the authors of an edited book: "Doe, J. and Roe, B. (eds.) (2020) *Title*".
+_EDITORS = re.compile(r"^\((?:eds?|editors?)\.?\)\s*", re.I)
 
 
 def _citation_title(lines: Sequence[str], text: str) -> str | None:
@@ -297,7 +299,7 @@ def _citation_title(lines: Sequence[str], text: str) -> str | None:
     first = lines[0]
     cut = author_prefix(first)
     if cut:
-        rest = _BARE_YEAR_FIRST.sub("", _YEAR_IN_PARENS.sub("", first[cut:].lstrip(" .,:")))
+        rest = _BARE_YEAR_FIRST.sub("", _YEAR_IN_PARENS.sub("", _EDITORS.sub("", first[cut:].lstrip(" .,:"))))
         if rest:
             return _first_sentence(rest)
         if len(lines) > 1:
@@ -564,9 +566,9 @@ def _line_under_title(lines: Sequence[str], title: str, author_text: str) -> str
 _TRAILING_YEAR = re.compile(r",?\s*(?:\((?:19|20)\d\d\)|(?:19|20)\d\d)\s*$")  # not "(ICSRA 2024)"'s year
 #: A year that closes a venue line after a separator ("X 42, 1–9 · 2019"), not a page range's end.
 _CLOSING_YEAR = re.compile(r"\s*[,·•|]\s*(?:\((?:19|20)\d\d\)|(?:19|20)\d\d)\s*$")
-#: Volume, issue and pages after a venue: "92, 411-427", "vol. 5(2), pp. 1–10", "42: 501–513".
+#: Volume, issue and pages after a venue: "92, 411-427", "vol. 5(2), pp. 1–10", "42: 501–513", "61, no. 2".
 _VOLUME_PAGES = re.compile(
-    r"[,\s]+(?:vol(?:ume)?\.?\s*)?\d{1,5}(?:\s*\(\s*[\w-]{1,9}\s*\))?"
+    r"[,\s]+(?:vol(?:ume)?\.?\s*)?\d{1,5}(?:\s*\(\s*[\w-]{1,9}\s*\)|,\s*no\.?\s*\d{1,4})?"
     r"(?:\s*[,:]\s*(?:pp?\.?\s*)?[a-z]?\d{1,7}(?:\s*[-–—]{1,2}\s*[a-z]?\d{1,7})?)?\s*$",
     re.I,
 )
@@ -576,8 +578,12 @@ _VOLUME_PAGES = re.compile(
 _CONTRIBUTION_NOTE = re.compile(r"^\((?:eds?\.|edited|co-?edited|with|trans\.|translated)[^()]*\)\s*", re.I)
 
 
+#: The quotes a title stood in, left behind when the title was taken out of the line.
+_EMPTY_QUOTES = re.compile(r"[‘“\"']\s*[’”\"']\s*[,.]?")
+
+
 def _clean_venue(text: str) -> str:
-    text = _CONTRIBUTION_NOTE.sub("", _URL.sub("", text).rstrip(" ."))
+    text = _CONTRIBUTION_NOTE.sub("", _EMPTY_QUOTES.sub(" ", _URL.sub("", text)).strip(" ."))
     if text.startswith("(") and text.endswith(")") and text.count("(") == 1:
         text = text[1:-1]  # "(Ashdown University Press, 2025)": the venue in brackets
     text = _BRACKETED_YEAR.sub("", text)
