@@ -248,6 +248,13 @@ def test_where_an_alumnus_went_keeps_its_bracket_in_a_list_as_in_a_table() -> No
     assert [m.role for m in _of(Member, _read(listed))] == [m.role for m in _of(Member, _read(tabled))] == [
         "Alumni (now Ecologist, Parks Canada (Kejimkujik Park))", "Alumni (now Postdoc, University of Bergen)"
     ]
+    dashed = """<h2>Lab Alumni</h2><ul><li><strong>Dr. Keoni Kahananui</strong> (Ph.D. 2025) &ndash; Postdoctoral
+      Scholar, Pacific Estuary Observatory</li><li>Jenny Tran (B.S. 2021) &mdash; Ph.D. student, Lowcountry
+      University</li></ul>"""
+    assert [m.role for m in _of(Member, _read(dashed))] == [
+        "Alumni (now Postdoctoral Scholar, Pacific Estuary Observatory)",
+        "Alumni (now Ph.D. student, Lowcountry University)",
+    ]
 
 
 def test_a_biography_sentence_restating_a_dated_position_is_that_position() -> None:

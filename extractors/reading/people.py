@@ -40,6 +40,9 @@ _NEXT_STEP = re.compile(
     r"\s*(?:(?:at|as|is|with|an?)\b|:)?\s*:?\s*(?P<next>[^()\n]{2,120}(?:\([^()\n]{1,80}\))?)",
     re.I,
 )
+#: In an alumni list, what follows a dash after the years they were here is where they went:
+#: "Keoni Kahananui (Ph.D. 2025) – Postdoctoral Scholar, Pacific Estuary Observatory".
+_DASHED_NEXT = re.compile(r"\)\s*[–—]\s*(?P<next>[^()\n]{3,120})$")
 # Each match starts where a word starts, never inside one: a long word costs linear time.
 _EMAIL = re.compile(r"(?<!\S)(?:\S+@\S+|\S+\s*(?:\[at\]|\(at\)|\{at\})\s*\S+)", re.I)
 GENERIC_GROUP = re.compile(
@@ -208,7 +211,11 @@ def _without_contacts(text: str) -> str:
 def _role(stated: str, entry: Entry, context: Context, columns: dict[str, str]) -> str:
     group = "" if GENERIC_GROUP.match(context.group or "") else singular(clean_text(context.group))
     if context.alumni or _labelled_alumni(entry):
-        step = columns.get("next") or ((m := _NEXT_STEP.search(entry.text)) and m.group("next"))
+        step = (
+            columns.get("next")
+            or ((m := _NEXT_STEP.search(entry.text)) and m.group("next"))
+            or ((m := _DASHED_NEXT.search(entry.lines[0] if entry.lines else "")) and m.group("next"))
+        )
         if step:
             return f"Alumni (now {clean_text(step).strip(' .,;')})"
         return f"Alumni ({stated})" if stated and not ALUMNI_WORDS.search(stated) else "Alumni"
