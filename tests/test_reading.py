@@ -783,6 +783,12 @@ def test_a_member_s_degrees_after_the_name_are_not_part_of_it(written: str, name
     assert clean_person_name(written) == name
 
 
+@pytest.mark.parametrize(("text", "named"), [("Select Page", False), ("Download CV", False), ("View Profile", False),
+                                             ("Jane Page", True), ("Ana Hall", True)])
+def test_theme_buttons_are_not_people_and_surnames_that_are_words_still_are(text: str, named: bool) -> None:
+    assert is_person_name(text) is named
+
+
 def test_a_blog_list_with_author_cards_reading_times_and_tag_chips_is_news() -> None:
     post = """<article itemprop="blogPost"><header><h2 class="title_f1Hy"><a href="/blog/{slug}">{title}</a></h2>
       <div class="container_mt6G"><time datetime="{date}T00:00:00.000Z">{shown}</time> · One min read</div>

@@ -54,6 +54,9 @@ NOT_NAME_WORDS = frozenset(
         "council", "committee", "conference", "workshop", "journal", "proceedings", "symposium", "transactions",
         "letters", "review", "arxiv", "preprint", "google", "scholar", "github", "twitter", "linkedin", "email",
         "phone", "office", "address", "room", "building", "street", "road", "avenue",
+        # Buttons and menu labels of site themes: "Select Page", "Download CV", "View Profile" ("Page"
+        # and "Hall" are surnames too).
+        "select", "download", "view", "profile", "menu", "toggle", "navigation",
         # Words frequent in titles of papers and rare in names: "Broadband Rollout and Rural Job
         # Search" is a title, though each half is two or three capitalised words.
         "search", "job", "jobs", "market", "markets", "rural", "urban", "policy", "policies", "growth", "effects",
