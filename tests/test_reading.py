@@ -942,6 +942,19 @@ def test_one_article_cited_in_harvard_and_in_chicago_style_reads_the_same() -> N
     ]
 
 
+def test_an_honour_set_on_a_paper_s_entry_is_an_award_of_that_paper() -> None:
+    html = """<h2>Publications</h2><ul><li>A. Mehra and <strong>M. Okonjo</strong>, &ldquo;Curriculum learning
+      for scree descent,&rdquo; in <em>Proc. Int. Conf. on Intelligent Mobile Robots (IMR)</em>, 2024,
+      pp. 1457&ndash;1464. [<a href="a.pdf">PDF</a>] <strong>&#127942; Best Paper Award</strong></li>
+      <li>K. Ruiz and <strong>M. Okonjo</strong>, &ldquo;Tactile maps for field robots,&rdquo; in <em>Proc. IMR</em>,
+      2023. <span class="badge">Oral</span></li></ul>"""
+    records = _read(html)
+    assert [p.title for p in _of(Paper, records)] == [
+        "Curriculum learning for scree descent", "Tactile maps for field robots"
+    ]
+    assert [(a.title, a.year) for a in _of(Award, records)] == [("Best Paper Award", 2024)]
+
+
 def test_the_years_set_after_a_biography_position_date_it() -> None:
     from extractors.reading.owner import read_bio_roles
 

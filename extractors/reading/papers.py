@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from extractors.reading.awards import paper_award
 from extractors.reading.context import LINK_WORDS, Context, Reading, is_noise, is_prose
 from extractors.reading.dates import leading_date, parse_date_text
 from extractors.reading.entries import Entry
@@ -182,10 +183,22 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
     if is_prose(text, 60) and not authors:
         score -= 0.4
     paper = Paper(title=title, authors=authors, venue=venue, year=year, url=url, doi=doi, arxiv=arxiv)
-    return Reading.of(paper, score)
+    honour = _PAPER_HONOUR.search(rest)
+    award = paper_award(honour.group("honour"), paper) if honour else None
+    return Reading.of(paper, score, (award,) if award else ())
 
 
 # ------------------------------------------------------------------ title
+
+
+#: An honour set on a paper's entry, often as a badge: "🏆 Best Paper Award", "Best Student Paper
+#: Award.", "Outstanding Paper Honorable Mention".
+_PAPER_HONOUR = re.compile(
+    r"(?P<honour>\b(?:best|outstanding|distinguished)\s+(?:student\s+|short\s+|long\s+|demo\s+)?"
+    r"(?:paper|poster|demo|artifact|presentation|talk)\s+(?:award|prize)"
+    r"(?:\s+(?:honou?rable mention|runner[- ]up|finalist|nominee))?)",
+    re.I,
+)
 
 
 def _title(entry: Entry, lines: Sequence[str], text: str) -> tuple[str | None, bool]:
