@@ -88,14 +88,23 @@ class Section:
             return False  # "Teaching", "References": a part of the page, not one record
         if len(self.heading.split()) < 2:
             return False  # "Active", "Completed", "Selected": a group's label; a title or a name is longer
-        if len({id(item.group) for item in self.items if item.group is not None}) > 1:
+        records = [item for item in self.items if item.group is not None]
+        if len({id(item.group) for item in records}) > 1:
             return False
+        if len(records) >= 3 and all(_opens_with_a_name(item.box.text) for item in records):
+            return False  # "Mountain Water Lab" over "Ana Lima, PhD student (2024–)", …: a list of people
         # A person's section holds their biography, which runs longer than a card's few lines.
         return self.size <= (_BIO_CARD_SIZE if is_person_name(self.heading) else _CARD_SIZE)
 
 
 _CARD_SIZE = 600
 _BIO_CARD_SIZE = 3000
+_NAME_END = re.compile(r"\s*(?:[,(;|]|\s[-–—]\s)")
+
+
+def _opens_with_a_name(text: str) -> bool:
+    """Whether an entry starts with a person's name ("Ana Lima, PhD student (2024–)")."""
+    return is_person_name(_NAME_END.split(text, maxsplit=1)[0])
 
 
 def segment(top: Box, records: dict[int, Group], page_heading: str = "") -> Section:
