@@ -955,6 +955,26 @@ def test_an_honour_set_on_a_paper_s_entry_is_an_award_of_that_paper() -> None:
     assert [(a.title, a.year) for a in _of(Award, records)] == [("Best Paper Award", 2024)]
 
 
+def test_a_list_of_people_under_the_group_s_own_name_is_read_as_members() -> None:
+    page = """# Rafael Quintanilla
+
+## Recent news
+
+* **[May 2025]** Our snow drought paper is out.
+
+Mountain Water Lab
+------
+* Ngozi Adeyemi, Ph.D. student (2024&ndash;)
+* Tomasz Wierzbicki, Ph.D. student (2025&ndash;)
+* Lucía Ferreyra, M.S. student (2025&ndash;)
+"""
+    members = [r for r in read_markdown(page).records if isinstance(r, Member)]
+    assert [(m.name, m.role) for m in members] == [
+        ("Ngozi Adeyemi", "Ph.D. student (2024–)"), ("Tomasz Wierzbicki", "Ph.D. student (2025–)"),
+        ("Lucía Ferreyra", "M.S. student (2025–)"),
+    ]
+
+
 def test_the_years_set_after_a_biography_position_date_it() -> None:
     from extractors.reading.owner import read_bio_roles
 

@@ -141,7 +141,7 @@ def _stated_role(entry: Entry, name: str, line_index: int, tail: str) -> str:
         text = _without_contacts(value.replace(name, " "))
         if text and not is_person_name(text) and len(text.split()) <= 14:
             return text
-    tail = _role_phrase(_without_contacts(tail.strip(" ,;:|()-–—")))
+    tail = _role_phrase(_without_contacts(_trimmed(tail)))
     if tail:
         return tail
     after = entry.lines[line_index + 1 :] if line_index >= 0 else entry.lines
@@ -150,6 +150,13 @@ def _stated_role(entry: Entry, name: str, line_index: int, tail: str) -> str:
         if line and line != name and len(line.split()) <= 14 and ROLE_WORDS.search(line) and not is_sentence(line):
             return line
     return _biography_role(entry.lines[:4], name)
+
+
+def _trimmed(tail: str) -> str:
+    """What follows a name without the punctuation around it; a closing bracket stays where it
+    closes one the role opened ("PhD student (2024–)")."""
+    text = tail.strip(" ,;:|-–—").lstrip("(").strip(" ,;:|-–—")
+    return text.rstrip(")").strip(" ,;:|-–—") if text.count(")") > text.count("(") else text
 
 
 def _biography_role(lines: list[str], name: str) -> str:
@@ -175,7 +182,9 @@ _BIO_ROLE = re.compile(
     r"|\s*[,.;(]|\s*$)",
     re.I,
 )
-_PHRASE_END = re.compile(r"\)|\.\s|;")
+#: Where a role phrase ends: after a closing bracket ("PhD student (2024–)"), at a sentence's full
+#: stop (not a dotted degree's: "Ph.D. student", "M.S. student") or a semicolon.
+_PHRASE_END = re.compile(r"(?<=\))|(?<!\.[A-Za-z])\.\s|;")
 
 
 def _role_phrase(tail: str) -> str:
@@ -187,6 +196,8 @@ def _role_phrase(tail: str) -> str:
         role = bio.group("role").strip()
         return role if ROLE_WORDS.search(role) and len(role.split()) <= 14 else ""
     text = _PHRASE_END.split(tail, maxsplit=1)[0].strip(" ,")
+    if text.count(")") > text.count("("):
+        text = text.replace(")", "", 1).strip(" ,")  # "MS student) builds radars": the bracket the role stood in
     if len(text.split()) <= 14 and ROLE_WORDS.search(text) and not is_sentence(text):
         return text
     first = text.split(",", 1)[0].strip()
