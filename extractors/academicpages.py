@@ -33,7 +33,7 @@ from typing import Any
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from extractors.base import THIN_READING, Case, Extractor
-from extractors.data import authors_of
+from extractors.data import authors_of, read_data_files
 from extractors.generic import node_text, records_from_markdown
 from extractors.jekyll_data import collection_records, news_from_post
 from extractors.markdown import front_matter_text, load_yaml, parse_front_matter, without_liquid
@@ -725,6 +725,11 @@ def _parse_bundle(files: Mapping[str, str]) -> list[Record]:
             paper = publication_paper(meta)
             if paper is not None:
                 records.append(paper)
+    # The theme's sites keep lists in ``_data/`` too ("publications.yml", "awards.yml"), rendered by
+    # Liquid in a page: each kind no page or collection gave comes from there.
+    found = {record.kind for record in records}
+    data = read_data_files({path: text for path, text in files.items() if path.startswith("_data/")}).records
+    records.extend(record for record in data if record.kind not in found)
     # A page this reader reads well may still hold a kind it does not know the shape of (news
     # under "### 2024" with "**May 2024** — …" lines): the shared reading adds the kinds no file gave.
     found = {record.kind for record in records}

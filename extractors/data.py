@@ -338,6 +338,9 @@ def _looks_like_link(text: str) -> bool:
     return text.startswith(("http://", "https://", "/", "10.")) or bool(_ARXIV_ID.match(text))
 
 
+_WITH_COAUTHORS = re.compile(r"^\s*\(?(?:joint\s+)?with\s+", re.I)
+
+
 def authors_of(value: Any) -> tuple[str, ...]:
     """The authors a field holds: a list of names or of person objects, or one text ("A, B and C")."""
     if isinstance(value, list):
@@ -347,7 +350,7 @@ def authors_of(value: Any) -> tuple[str, ...]:
             if name:
                 names.append(clean_person_name(name) or name)
         return tuple(names)
-    text = _text(value)
+    text = _WITH_COAUTHORS.sub("", _text(value))  # "with Jonah Meyers": the owner's coauthors
     if not text:
         return ()
     return author_names(text) if looks_like_authors(text) else split_authors(text)

@@ -227,3 +227,24 @@ Older news are archived on my [CV page](/cv/).
     news = [r for r in records if isinstance(r, NewsItem)]
     assert [n.date for n in news] == ["2025-05", "2025-02", "2024-11"]
     assert len([r for r in records if isinstance(r, Role)]) >= THIN_READING
+
+
+def test_lists_the_theme_keeps_in_data_files_are_read_where_no_page_gives_the_kind() -> None:
+    files = {
+        "_config.yml": "title: Amara Lindgren-Obi\nauthor:\n  name: Amara Lindgren-Obi\nrepository: a/a.github.io\n",
+        "_pages/about.md": "---\npermalink: /\nauthor_profile: true\n---\nI am a PhD candidate in economics.\n",
+        "_data/publications.yml": (
+            "- title: Mobile Money and Risk Sharing among Traders\n  category: published\n"
+            "  authors: with Jonah Meyers\n  venue: Journal of Development Microeconomics\n  year: 2023\n"
+            "- title: Minimum Wage Spillovers in Segmented Markets\n  category: working\n"
+            "  status: Revise & Resubmit, Quarterly Review of Economic Studies\n  year: 2024\n"
+        ),
+        "_data/awards.yml": "- year: '2024'\n  name: Research Grant\n  org: Foundation for Labor Studies\n",
+        "_data/navigation.yml": "main:\n  - title: Research\n    url: /research/\n",
+    }
+    records = EXTRACTOR.parse(Document(url="github:a/a.github.io", files=files))
+    assert [(p.title, p.authors, p.venue) for p in records if isinstance(p, Paper)] == [
+        ("Mobile Money and Risk Sharing among Traders", ("Jonah Meyers",), "Journal of Development Microeconomics"),
+        ("Minimum Wage Spillovers in Segmented Markets", (), "Revise & Resubmit, Quarterly Review of Economic Studies"),
+    ]
+    assert [(a.title, a.year) for a in records if isinstance(a, Award)] == [("Research Grant", 2024)]

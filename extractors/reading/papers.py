@@ -41,7 +41,7 @@ _NUMBERING = re.compile(r"^\s*(?:\[\s*[A-Za-z]?\d{1,4}\s*\]|\(?[A-Za-z]?\d{1,4}[
 #: Where a paper stands, as pages write it before the journal: "Revise and resubmit at X".
 _LEADING_STATUS_WORDS = (
     r"to appear|(?:conditionally )?accepted|forthcoming|under (?:review|revision|submission)"
-    r"|submitted|resubmitted|revise and resubmit|r&r|in press"
+    r"|submitted|resubmitted|revise (?:and|&) resubmit|r&r|in press"
 )
 #: A status right before an italic journal: "Revise and resubmit at *X*", "Under review at *X*",
 #: "Second-round revise and resubmit, *X*".
@@ -95,7 +95,7 @@ def is_venue(text: str) -> bool:
 _STATUS_WORDS = (
     r"forthcoming|to appear|in press|online first|early view|advance online publication"
     r"|(?:conditionally )?accepted(?: in principle| for publication)?|under (?:review|revision)|in revision"
-    r"|(?:minor |major )?revision requested|revise and resubmit|r&r|submitted"
+    r"|(?:minor |major )?revision requested|revise (?:and|&) resubmit|r&r|submitted"
 )
 #: "X, to appear", "*X* (forthcoming)".
 _STATUS = re.compile(rf"(?:(?<=[.,;:]\s)|(?<=\())(?P<status>{_STATUS_WORDS})\b", re.I)
