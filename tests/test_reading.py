@@ -975,6 +975,18 @@ Mountain Water Lab
     ]
 
 
+def test_a_cms_listing_s_created_field_with_weekday_and_time_dates_its_news() -> None:
+    row = ('<div class="views-row"><div class="views-field views-field-created"><span class="field-content">'
+           '<time datetime="2025-0{m}-28T09:00:00-05:00">Tue, 0{m}/28/2025 - 09:00</time></span></div>'
+           '<div class="views-field views-field-title"><span class="field-content"><a href="/news/{m}">{text}</a>'
+           "</span></div></div>")
+    texts = ["Whitcombe promoted to full professor", "Lab receives a catalysis grant", "Farrow wins poster prize"]
+    html = "<h2>News</h2><div>" + "".join(row.format(m=m, text=t) for m, t in enumerate(texts, 1)) + "</div>"
+    assert [(n.date, n.text) for n in _of(NewsItem, _read(html))] == [
+        ("2025-01-28", texts[0]), ("2025-02-28", texts[1]), ("2025-03-28", texts[2])
+    ]
+
+
 def test_the_years_set_after_a_biography_position_date_it() -> None:
     from extractors.reading.owner import read_bio_roles
 

@@ -138,7 +138,7 @@ def measure(top: Box) -> Box:
 _FIELD_WORDS: tuple[tuple[str, str], ...] = (
     ("authors", r"authors?|byline|creators?"),
     ("venue", r"venue|journal|conference|booktitle|publisher|periodical|publication-?venue|pub-?venue|source"),
-    ("date", r"date|time|when|posted|published|year|day"),
+    ("date", r"date|time|datetime|pubdate|created|when|posted|published|year|day"),
     ("name", r"name|fullname|person-?name|member-?name|people-?name"),
     ("role", r"role|position|job|jobtitle|designation|occupation|status|subtitle|degree"),
     ("affiliation", r"affiliations?|institution|organi[sz]ation|org|company|employer|university"),
