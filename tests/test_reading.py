@@ -751,6 +751,8 @@ def test_the_reading_explains_each_list() -> None:
          "Assistant Professor", "Department of Economics at Tulane University"),
         ("I am an Associate Professor at the Harlan School of Economics, which I joined in July 2025.",
          "Associate Professor", "Harlan School of Economics"),
+        ("Starting in Fall 2026, I will be an Associate Professor in the Department of Psychology at Halden "
+         "University.", "Associate Professor", "Department of Psychology at Halden University"),
     ],
 )
 def test_the_owner_role_in_a_biography_sentence(sentence: str, title: str | None, organization: str | None) -> None:
