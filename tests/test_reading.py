@@ -989,6 +989,19 @@ def test_a_cms_listing_s_created_field_with_weekday_and_time_dates_its_news() ->
     ]
 
 
+def test_acs_and_maths_citations_keep_their_titles_before_an_abbreviated_journal() -> None:
+    html = """<h2>Publications</h2><ol><li>Whitcombe, E. R.; Farrow, J. T. Ligand-Controlled Hydroarylation of
+      Alkenes. <em>Organomet. React.</em> <strong>2024</strong>, <em>43</em>, 2215&ndash;2226.</li><li>Lima, A.;
+      Chen, B. Another paper on catalysis in water. <em>J. Catal.</em> <strong>2023</strong>, <em>12</em>, 1&ndash;9.
+      </li><li>Doe, J. Brownian paths in random media. <em>Ann. Probab.</em> <b>51</b> (2023), 1021&ndash;1060.</li>
+      </ol>"""
+    assert [(p.title, p.venue, p.year) for p in _of(Paper, _read(html))] == [
+        ("Ligand-Controlled Hydroarylation of Alkenes", "Organomet. React", 2024),
+        ("Another paper on catalysis in water", "J. Catal", 2023),
+        ("Brownian paths in random media", "Ann. Probab", 2023),
+    ]
+
+
 def test_the_years_set_after_a_biography_position_date_it() -> None:
     from extractors.reading.owner import read_bio_roles
 

@@ -93,7 +93,8 @@ def is_venue(text: str) -> bool:
 
 #: Where a paper stands before it is published, as pages write it after the journal.
 _STATUS_WORDS = (
-    r"forthcoming|to appear|in press|online first|early view|advance online publication"
+    r"forthcoming|to appear|in press|online first|early view|advance online publication|just accepted"
+    r"|(?:epub|online) ahead of print|asap"
     r"|(?:conditionally )?accepted(?: in principle| for publication)?|under (?:review|revision)|in revision"
     r"|(?:minor |major )?revision requested|revise (?:and|&) resubmit|r&r|submitted"
 )
@@ -106,9 +107,12 @@ _TRAILING_STATUS = re.compile(rf"(?:^|[,;:]\s*|\s\()\(?(?:{_STATUS_WORDS})\)?[.\
 
 
 #: What follows a journal's name in a citation (after the rest of an abbreviated name: "Process.
-#: Appl."): its volume, then the year in brackets or the pages.
+#: Appl."): its volume, then the year in brackets or the pages. After a sentence's full stop, the
+#: abbreviations are the journal after a title ("… media. *Ann. Probab.* **51**"), and a year is
+#: no volume ("*Organomet. React.* **2024**, *43*", ACS style).
 _JOURNAL_TAIL = re.compile(
-    r"^[.,]?\s*(?:[A-Z][a-z]{0,8}\.\s)?(?:[A-Z][a-z]{0,8}\.\s)?(?:vol\.\s*)?\d{1,4}\s*(?:\(\d{1,3}\)\s*)?"
+    r"^(?:[.,]?\s*|\s(?:[A-Z][a-z]{0,8}\.\s){1,2})(?:vol\.\s*)?(?!(?:19|20)\d\d\b)\d{1,4}\s*"
+    r"(?:\(\d{1,3}\)\s*)?"
     r"(?:\((?:19|20)\d\d\)|,\s*[a-z]{0,5}\d)"  # an article number may open with letters: "5, ycaf031"
 )
 #: A status badge set right after a title ("… sediments <span class="badge">Preprint</span>"): not its words.
@@ -132,8 +136,9 @@ def _italic_venue(text: str) -> bool:
         return True
     # Journals often name no venue word ("Blood", "Political Analysis"); a name never is one.
     words = text.split()
-    if len(words) <= 4 and any(_INITIAL.fullmatch(word) for word in words):
-        return False  # "Chen B", "J. Doe": an author set in italics
+    abbreviated = all(word.endswith(".") for word in words) and any(len(word) > 3 for word in words)
+    if len(words) <= 4 and any(_INITIAL.fullmatch(word) for word in words) and not abbreviated:
+        return False  # "Chen B", "J. Doe": an author set in italics; "J. Catal." is a journal
     return len(words) <= 12 and not looks_like_authors(text)
 
 
