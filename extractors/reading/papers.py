@@ -106,15 +106,15 @@ _STATUS_FOR_YEAR = re.compile(rf"\((?P<status>{_STATUS_WORDS})\)\.", re.I)
 _TRAILING_STATUS = re.compile(rf"(?:^|[,;:]\s*|\s\()\(?(?:{_STATUS_WORDS})\)?[.\s]*$", re.I)
 
 
-#: What follows a journal's name in a citation (after the rest of an abbreviated name: "Process.
-#: Appl."): its volume, then the year in brackets or the pages. After a sentence's full stop, the
-#: abbreviations are the journal after a title ("… media. *Ann. Probab.* **51**"), and a year is
-#: no volume ("*Organomet. React.* **2024**, *43*", ACS style).
-_JOURNAL_TAIL = re.compile(
-    r"^(?:[.,]?\s*|\s(?:[A-Z][a-z]{0,8}\.\s){1,2})(?:vol\.\s*)?(?!(?:19|20)\d\d\b)\d{1,4}\s*"
-    r"(?:\(\d{1,3}\)\s*)?"
+#: What follows a journal's name in a citation: its volume (a year is none: "*Organomet. React.*
+#: **2024**, *43*" is ACS style), then the year in brackets or the pages.
+_VOLUME_THEN = (
+    r"(?:vol\.\s*)?(?!(?:19|20)\d\d\b)\d{1,4}\s*(?:\(\d{1,3}\)\s*)?"
     r"(?:\((?:19|20)\d\d\)|,\s*[a-z]{0,5}\d)"  # an article number may open with letters: "5, ycaf031"
 )
+_JOURNAL_TAIL = re.compile(rf"^(?:[.,]?\s*|\s(?:[A-Z][a-z]{{0,8}}\.\s){{1,2}}){_VOLUME_THEN}")
+#: The rest of an abbreviated name after a cut at its own full stop: "Stochastic Process" + ". Appl. 142".
+_ABBREVIATION_TAIL = re.compile(rf"^\.\s(?:[A-Z][a-z]{{0,8}}\.\s){{1,2}}{_VOLUME_THEN}")
 #: A status badge set right after a title ("… sediments <span class="badge">Preprint</span>"): not its words.
 _BADGE_AFTER_TITLE = re.compile(
     r"(?<=[a-z0-9)])\s+(?:Preprint|PREPRINT|New!?|NEW|In [Pp]ress|Under [Rr]eview|Forthcoming)$"
@@ -122,8 +122,16 @@ _BADGE_AFTER_TITLE = re.compile(
 
 
 def _is_journal(candidate: str, text: str) -> bool:
-    """Whether a title candidate is the journal, by the volume that follows it in the citation."""
-    return candidate in text and _JOURNAL_TAIL.match(text.split(candidate, 1)[1]) is not None
+    """Whether a title candidate is the journal, by the volume that follows it in the citation. A
+    short capitalised name may be an abbreviated journal cut at its own full stop; a title before
+    the journal's full stop is not ("… in random media. *Ann. Probab.* **51**")."""
+    if candidate not in text:
+        return False
+    tail = text.split(candidate, 1)[1]
+    if _JOURNAL_TAIL.match(tail):
+        return True
+    words = candidate.split()
+    return len(words) <= 3 and all(word[:1].isupper() for word in words) and bool(_ABBREVIATION_TAIL.match(tail))
 
 
 _INITIAL = re.compile(r"[A-Z]{1,2}\.?|(?:[A-Z]\.){2,3}")
