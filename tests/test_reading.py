@@ -1002,6 +1002,22 @@ def test_acs_and_maths_citations_keep_their_titles_before_an_abbreviated_journal
     ]
 
 
+def test_a_dated_media_object_is_one_news_item_though_the_page_repeats_its_paragraph_block_elsewhere() -> None:
+    theme = '<div class="content"><p class="has-text-weight-semibold">{}</p><p class="is-size-7">{}</p></div>'
+    item = ('<article class="media news-item"><div class="media-left"><span class="tag is-info">{date}</span></div>'
+            '<div class="media-content"><div class="content"><p>{text}</p></div></div></article>')
+    news = [("3 Sep 2025", "Welcome to Mariam Haddad, who starts her PhD with us."),
+            ("1 Aug 2025", "Soo-ah received an Outstanding Paper Award at ACL 2025."),
+            ("11 Jun 2025", "Ingrid is teaching at the ESSLLI 2025 summer school.")]
+    html = ("<h2>Research themes</h2>" + theme.format("Word learning", "Cross-situational learning.")
+            + theme.format("Multilingual input", "Code-switched speech to children.")
+            + '<div class="column"><h2>Latest news</h2>' + "".join(item.format(date=d, text=t) for d, t in news)
+            + "</div>")
+    assert [(n.date, n.text) for n in _of(NewsItem, _read(html))] == [
+        ("2025-09-03", news[0][1]), ("2025-08-01", news[1][1]), ("2025-06-11", news[2][1])
+    ]
+
+
 def test_the_years_set_after_a_biography_position_date_it() -> None:
     from extractors.reading.owner import read_bio_roles
 

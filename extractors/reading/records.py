@@ -118,6 +118,8 @@ def _repeated_shapes(boxes: list[Box]) -> dict[tuple[str, str], int]:
 def _lone_card(box: Box, group: Group, repeated: dict[tuple[str, str], int]) -> bool:
     """A single child shaped like the repeated children of boxes shaped like its parent, and no
     larger than they are (a page's one content column is not a card)."""
+    if group.signature == "p":
+        return False  # a paragraph alone in its block is a part of what holds it (a post's text beside its date)
     largest = repeated.get((signature(box), group.signature))
     return largest is not None and group.members[0].size <= 2 * largest
 
