@@ -1018,6 +1018,24 @@ def test_a_dated_media_object_is_one_news_item_though_the_page_repeats_its_parag
     ]
 
 
+def test_wordpress_posts_dated_in_their_footer_byline_are_news() -> None:
+    post = """<article class="post type-post hentry"><header class="entry-header"><h2 class="entry-title">
+      <a href="https://lab.example.edu/{slug}/" rel="bookmark">{title}</a></h2></header><div class="entry-content">
+      <p>{body}</p></div><footer class="entry-footer"><span class="byline"><span class="screen-reader-text">Author
+      </span><span class="author vcard"><a class="url fn n" href="/author/mk/">Miriam Kessler</a></span></span>
+      <span class="posted-on"><span class="screen-reader-text">Posted on </span><a href="/{slug}/"><time
+      class="entry-date published" datetime="{iso}T08:55:31-06:00">{shown}</time></a></span><span class="cat-links">
+      <a href="/category/news/" rel="category tag">Lab News</a></span></footer></article>"""
+    posts = [("welcome", "Welcome to our new graduate students", "Hyun-woo Park joins us as an MS student.",
+              "2025-09-08", "September 8, 2025"),
+             ("fellowship", "Dana awarded a graduate fellowship", "Congratulations, Dana!", "2025-08-14",
+              "August 14, 2025")]
+    html = "<main>" + "".join(post.format(slug=a, title=b, body=c, iso=d, shown=e) for a, b, c, d, e in posts)
+    records = _read(html + "</main>")
+    assert [(n.date, n.text) for n in _of(NewsItem, records)] == [(d, b) for _, b, _, d, _ in posts]
+    assert not _of(Role, records) and not _of(Member, records)
+
+
 def test_the_years_set_after_a_biography_position_date_it() -> None:
     from extractors.reading.owner import read_bio_roles
 

@@ -130,11 +130,14 @@ def table_columns(row: Box) -> tuple[str, ...]:
     return ()
 
 
-#: What a citation carries and a news item or a person's card does not: a field named for its
-#: authors, a DOI or an arXiv id.
-_CITATION_MARKS = re.compile(r"\bauthors\b|\bdoi:\s*10\.|\b10\.\d{4,9}/|arxiv:\s*\d{4}\.\d", re.I)
+#: What a citation carries and a news item or a person's card does not: a DOI or an arXiv id.
+_CITATION_MARKS = re.compile(r"\bdoi:\s*10\.|\b10\.\d{4,9}/|arxiv:\s*\d{4}\.\d", re.I)
+#: Several names in one field: "A. Lima, B. Chen", "Lima and Chen", "Lima & Chen".
+_SEVERAL = re.compile(r",|\band\b|&")
 
 
 def is_cited(entry: Entry) -> bool:
-    """Whether an entry is a citation by its marks (a dated paper card, an author list in its own field)."""
-    return _CITATION_MARKS.search(" ".join((*entry.fields, entry.text))) is not None
+    """Whether an entry is a citation by its marks: an author list in its own field (a post's byline
+    names one author), a DOI or an arXiv id."""
+    authors = entry.fields.get("authors", "")
+    return bool(authors and _SEVERAL.search(authors)) or _CITATION_MARKS.search(entry.text) is not None

@@ -84,6 +84,15 @@ def _byline_date(line: str) -> str | None:
     return date if not rest or is_person_name(rest) else None
 
 
+def _field_date(named: str) -> str | None:
+    """The date an element named for it holds, with what themes print beside it ("Posted on
+    September 8, 2025")."""
+    if date := parse_date_text(named):
+        return date
+    found = find_date(named) if len(named.split()) <= 10 else None
+    return found[0] if found else None
+
+
 def _linked_first_line(entry: Entry, lines: list[str]) -> str | None:
     """A first line that is all one link, the post's title as blog lists link it."""
     first = lines[0] if lines else ""
@@ -93,7 +102,7 @@ def _linked_first_line(entry: Entry, lines: list[str]) -> str | None:
 def _date_and_lines(entry: Entry) -> tuple[str | None, list[str]]:
     lines = list(entry.lines)
     named = entry.fields.get("date")
-    if named and (date := parse_date_text(named)):
+    if named and (date := _field_date(named)):
         return date, _without(lines, named)
     if entry.cells and len(entry.cells) >= 2:
         found = _date_cell(entry)
