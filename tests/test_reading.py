@@ -1036,6 +1036,24 @@ def test_wordpress_posts_dated_in_their_footer_byline_are_news() -> None:
     assert not _of(Role, records) and not _of(Member, records)
 
 
+def test_an_acs_list_restyled_into_cards_reads_the_same_venues() -> None:
+    listed = """<h2>Publications</h2><ul><li class="pub">Adebayo, O.; <b>Moreau, C.</b> Electrolyte cation effects on
+      nitrate reduction. <i>Angew. Chem. Int. Ed.</i> <b>2025</b>, <i>64</i>, e202509931.</li><li class="pub">Ruiz, P.;
+      <b>Moreau, C.</b> In situ X-ray absorption of cobalt sites. <i>J. Phys. Chem. C</i> <b>2024</b>, <i>128</i>,
+      4410&ndash;4421.</li></ul>"""
+    card = ('<div class="pub"><div class="pub__title">{}</div><div class="pub__authors">{}</div>'
+            '<div class="pub__venue"><i>{}</i> {}</div></div>')
+    cards = "<h2>Publications</h2>" + card.format(
+        "Electrolyte cation effects on nitrate reduction", "Adebayo, O., Moreau, C.", "Angew. Chem. Int. Ed.",
+        "64, e202509931 (2025)") + card.format(
+        "In situ X-ray absorption of cobalt sites", "Ruiz, P., Moreau, C.", "J. Phys. Chem. C", "128, 4410–4421 (2024)")
+    read = [[(p.title, p.venue, p.year) for p in _of(Paper, _read(html))] for html in (listed, cards)]
+    assert read[0] == read[1] == [
+        ("Electrolyte cation effects on nitrate reduction", "Angew. Chem. Int. Ed", 2025),
+        ("In situ X-ray absorption of cobalt sites", "J. Phys. Chem. C", 2024),
+    ]
+
+
 def test_the_years_set_after_a_biography_position_date_it() -> None:
     from extractors.reading.owner import read_bio_roles
 

@@ -144,7 +144,10 @@ def _italic_venue(text: str) -> bool:
         return True
     # Journals often name no venue word ("Blood", "Political Analysis"); a name never is one.
     words = text.split()
-    abbreviated = all(word.endswith(".") for word in words) and any(len(word) > 3 for word in words)
+    # "J. Catal.", "J. Phys. Chem. C": abbreviations, the last one perhaps a section's letter.
+    abbreviated = all(w.endswith(".") or (w is words[-1] and len(w) == 1 and w.isupper()) for w in words) and any(
+        len(word) > 3 for word in words
+    )
     if len(words) <= 4 and any(_INITIAL.fullmatch(word) for word in words) and not abbreviated:
         return False  # "Chen B", "J. Doe": an author set in italics; "J. Catal." is a journal
     return len(words) <= 12 and not looks_like_authors(text)
@@ -595,7 +598,7 @@ _CLOSING_YEAR = re.compile(r"\s*[,·•|]\s*(?:\((?:19|20)\d\d\)|(?:19|20)\d\d)\
 #: Volume, issue and pages after a venue: "92, 411-427", "vol. 5(2), pp. 1–10", "42: 501–513", "61, no. 2".
 _VOLUME_PAGES = re.compile(
     r"[,\s]+(?:vol(?:ume)?\.?\s*)?\d{1,5}(?:\s*\(\s*[\w-]{1,9}\s*\)|,\s*no\.?\s*\d{1,4})?"
-    r"(?:\s*[,:]\s*(?:pp?\.?\s*)?[a-z]?\d{1,7}(?:\s*[-–—]{1,2}\s*[a-z]?\d{1,7})?)?\s*$",
+    r"(?:\s*[,:]\s*(?:pp?\.?\s*)?[a-z]{0,2}\d{1,10}(?:\s*[-–—]{1,2}\s*[a-z]?\d{1,7})?)?\s*$",
     re.I,
 )
 
