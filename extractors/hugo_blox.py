@@ -216,6 +216,21 @@ def home_records(meta: Mapping[str, Any]) -> list[Record]:
     return records
 
 
+def markdown_blocks(meta: Mapping[str, Any]) -> str:
+    """The markdown a landing page's markdown blocks write in their front matter (``sections`` with
+    ``block = "markdown"`` and ``content.text``: a "News" block of dated bullets), each under its title."""
+    parts = []
+    for section in meta.get("sections") or ():
+        if not isinstance(section, Mapping) or "markdown" not in front_matter_text(section.get("block")):
+            continue  # a collection's text introduces its list ("filter the publications"); it lists nothing
+        content = section.get("content")
+        text = content.get("text") if isinstance(content, Mapping) else None
+        if isinstance(text, str) and text.strip():
+            title = front_matter_text(content.get("title")) or front_matter_text(section.get("id"))
+            parts.append(f"## {title}\n\n{text}" if title else text)
+    return "\n\n".join(parts)
+
+
 def post_news(meta: Mapping[str, Any], url: str | None) -> NewsItem | None:
     if is_unpublished(meta):
         return None
@@ -262,7 +277,8 @@ def parse_bundle(files: Mapping[str, str]) -> list[Record]:
                 records.append(member)
         elif _HOME.match(path):
             meta, body = parse_front_matter(text)
-            own = home_records(meta)
+            blocks = markdown_blocks(meta)
+            own = home_records(meta) + (records_from_markdown(blocks) if blocks else [])
             # A widget whose items are written in its body (a table of dated news, a list)
             # rather than in its front matter is read by the shared reading.
             thin = len(own) < THIN_READING and body.strip()

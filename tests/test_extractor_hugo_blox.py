@@ -103,3 +103,34 @@ def test_better_source() -> None:
     assert EXTRACTOR.better_source(own_domain) == "https://lee.example.org/index.xml"
     pages = Document(url="https://leepark.github.io/", text="")
     assert EXTRACTOR.better_source(pages) == "github:leepark/leepark.github.io"
+
+
+def test_a_markdown_block_of_a_toml_landing_page_gives_its_news_and_a_collection_s_intro_nothing() -> None:
+    landing = '''+++
+title = ""
+type = "landing"
+
+[[sections]]
+  block = "markdown"
+  id = "news"
+  [sections.content]
+    title = "News"
+    text = """
+- **Apr 2024** — Our rain-on-snow flood paper is out in *Hydrology & Earth Futures*!
+- **Feb 2024** — Honored to receive the Early Career Faculty Award.
+"""
+
+[[sections]]
+  block = "collection"
+  [sections.content]
+    title = "Recent Publications"
+    text = "Quickly discover relevant content by [filtering publications](./publication/)."
++++
+'''
+    files = {"content/_index.md": landing, "content/authors/admin/_index.md": '+++\ntitle = "Lena Achterberg"\n+++\n'}
+    records = HugoBloxExtractor().parse(Document(url="github:o/r", files=files))
+    assert [(r.date, r.text) for r in records if isinstance(r, NewsItem)] == [
+        ("2024-04", "Our rain-on-snow flood paper is out in Hydrology & Earth Futures!"),
+        ("2024-02", "Honored to receive the Early Career Faculty Award."),
+    ]
+    assert not [r for r in records if isinstance(r, Paper)]
