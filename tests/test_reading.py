@@ -1054,6 +1054,17 @@ def test_an_acs_list_restyled_into_cards_reads_the_same_venues() -> None:
     ]
 
 
+def test_apa_entries_with_a_status_for_their_year_are_papers_with_that_status() -> None:
+    html = """<h2>Publications</h2><h3>Submitted / In Review</h3><ol><li><u>Greybull, T.</u>, &amp; <u>Kessler, M.</u>
+      (in review). Beaver dam analogs increase hyporheic exchange in incised streams. <em>Ecohydrology</em>.</li>
+      <li><u>Whitehorse, D.</u>, &amp; <u>Kessler, M.</u> (submitted). Wildfire-driven shifts in snowpack energy
+      balance. <em>Journal of Hydrology</em>.</li></ol>"""
+    assert [(p.title, p.venue) for p in _of(Paper, _read(html))] == [
+        ("Beaver dam analogs increase hyporheic exchange in incised streams", "Ecohydrology, in review"),
+        ("Wildfire-driven shifts in snowpack energy balance", "Journal of Hydrology, submitted"),
+    ]
+
+
 def test_the_years_set_after_a_biography_position_date_it() -> None:
     from extractors.reading.owner import read_bio_roles
 

@@ -58,7 +58,9 @@ _VENUE_PREFIX = re.compile(
     re.I,
 )
 _YEAR_IN_PARENS = re.compile(
-    r"^\s*[(\[]\s*(?:(?:19|20)\d\d[a-z]?|n\.\s?d\.|in press|forthcoming)[^)\]]{0,20}[)\]]\s*[.,:]?\s*", re.I
+    r"^\s*[(\[]\s*(?:(?:19|20)\d\d[a-z]?|n\.\s?d\.|in press|forthcoming|in review|under review|submitted"
+    r"|accepted|in preparation|to appear)[^)\]]{0,20}[)\]]\s*[.,:]?\s*",
+    re.I,
 )
 VENUE_WORDS = AsciiFolded.of(
     r"\b(?:conference|proceedings|journal|transactions|workshop|symposium|arxiv|preprint|letters|review|annals"
@@ -95,7 +97,7 @@ def is_venue(text: str) -> bool:
 _STATUS_WORDS = (
     r"forthcoming|to appear|in press|online first|early view|advance online publication|just accepted"
     r"|(?:epub|online) ahead of print|asap"
-    r"|(?:conditionally )?accepted(?: in principle| for publication)?|under (?:review|revision)|in revision"
+    r"|(?:conditionally )?accepted(?: in principle| for publication)?|under (?:review|revision)|in (?:review|revision)"
     r"|(?:minor |major )?revision requested|revise (?:and|&) resubmit|r&r|submitted"
 )
 #: "X, to appear", "*X* (forthcoming)".
