@@ -779,7 +779,8 @@ def test_titles_in_single_quotes_and_a_book_s_editor_note_read_as_a_historian_wr
 @pytest.mark.parametrize(
     ("written", "name"),
     [("Jordan T. Abebe, MPH", "Jordan T. Abebe"), ("Dr. Ana Lima, M.D., Ph.D.", "Ana Lima"),
-     ("Rui Costa MBChB", "Rui Costa"), ("Li Ma, MS", "Li Ma"), ("Li Ma", "Li Ma"), ("Wen Ba", "Wen Ba")],
+     ("Rui Costa MBChB", "Rui Costa"), ("Li Ma, MS", "Li Ma"), ("Li Ma", "Li Ma"), ("Wen Ba", "Wen Ba"),
+     ("Miriam Kessler, Ph.D., P.E.", "Miriam Kessler")],
 )
 def test_a_member_s_degrees_after_the_name_are_not_part_of_it(written: str, name: str) -> None:
     assert clean_person_name(written) == name

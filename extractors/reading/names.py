@@ -101,7 +101,7 @@ def _dotted(*letters_of: str) -> str:
 #: two letters that are also surnames ("Li Ma") go only after a comma.
 _DEGREES = _dotted("phd", "md", "mph", "msc", "bsc", "mba", "dphil", "mphil", "mbbs", "mbchb", "drph", "pharmd",
                    "dvm", "frcp", "frcpc", "facp", "meng", "jr", "sr")
-_SURNAME_LIKE_DEGREES = _dotted("ma", "ms", "ba", "bs", "rn", "jd", "dds")
+_SURNAME_LIKE_DEGREES = _dotted("ma", "ms", "ba", "bs", "rn", "jd", "dds", "pe", "peng", "cpa", "frs", "frsc", "faaas")
 _SUFFIXES = re.compile(
     rf"(?:(?:,|(?<!\s))\s+(?:{_DEGREES}|ii|iii|iv)|,\s+(?:{_SURNAME_LIKE_DEGREES}))+$", re.I
 )
