@@ -1066,6 +1066,14 @@ def test_apa_entries_with_a_status_for_their_year_are_papers_with_that_status() 
     ]
 
 
+def test_a_legend_of_a_publication_list_s_marks_is_not_a_paper() -> None:
+    html = """<h2>Publications</h2><p class="page-lead">Group members who are students or postdocs are listed by
+      name; Camille in bold.</p><p>* denotes equal contribution</p><h3>Preprints</h3>
+      <p class="pubnote">Not yet peer reviewed.</p><ul><li>Adebayo, O., &amp; Moreau, C. (2025). Pulsed
+      electrolysis suppresses copper restructuring. <em>ChemRxiv</em>.</li></ul>"""
+    assert [p.title for p in _of(Paper, _read(html))] == ["Pulsed electrolysis suppresses copper restructuring"]
+
+
 def test_the_years_set_after_a_biography_position_date_it() -> None:
     from extractors.reading.owner import read_bio_roles
 

@@ -82,7 +82,12 @@ _PRESS_LINE = re.compile(_PRESS_LABEL, re.I)
 _INSTRUCTION = re.compile(
     r"\b(?:full list|complete list|please (?:see|visit|refer|e-?mail|contact|write)|click here|see (?:my|also|the|our) "
     r"|can be found|listed (?:on|at)|for (?:a|the) (?:full|complete|up-to-date)|up-to-date list|more publications"
-    r"|e-?mail me for|drafts? (?:are )?available (?:on|upon) request)|^" + _PRESS_LABEL,
+    r"|e-?mail me for|drafts? (?:are )?available (?:on|upon) request"
+    # A legend of the list's marks: "Lab members are listed by name; Camille in bold", "* equal contribution".
+    r"|(?:are|is|in|set in|shown in) (?:bold|underlined|italics?)\b|\bunderlined\b|\b(?:denotes?|indicates?) "
+    r"(?:equal|corresponding|student|trainee|mentee)|^\W{0,2}(?:equal contribution|corresponding author)"
+    r"|not yet peer[- ]reviewed)"
+    r"|^" + _PRESS_LABEL,
     re.I,
 )
 
