@@ -1074,6 +1074,15 @@ def test_a_legend_of_a_publication_list_s_marks_is_not_a_paper() -> None:
     assert [p.title for p in _of(Paper, _read(html))] == ["Pulsed electrolysis suppresses copper restructuring"]
 
 
+def test_a_book_review_in_chicago_style_is_titled_by_the_book_not_the_journal() -> None:
+    html = """<h2>Book Reviews</h2><p>Review of <i>Clouded Skies: Weather Writing in Britain, 1800&ndash;1900</i>, by
+      Rukhsana Hamid. <i>Victorian Studies</i> 62, no. 1 (2020): 150&ndash;152.</p><p>Review of <i>Baltic Cities</i>,
+      by J. Mark. <i>English Historical Review</i> 138, no. 4 (2023): 512&ndash;514.</p>"""
+    papers = _of(Paper, _read(html))
+    assert [p.venue for p in papers] == ["Victorian Studies", "English Historical Review"]
+    assert not {"Victorian Studies", "English Historical Review"} & {p.title for p in papers}
+
+
 def test_the_years_set_after_a_biography_position_date_it() -> None:
     from extractors.reading.owner import read_bio_roles
 

@@ -116,7 +116,7 @@ _TRAILING_STATUS = re.compile(rf"(?:^|[,;:]\s*|\s\()\(?(?:{_STATUS_WORDS})\)?[.\
 #: What follows a journal's name in a citation: its volume (a year is none: "*Organomet. React.*
 #: **2024**, *43*" is ACS style), then the year in brackets or the pages.
 _VOLUME_THEN = (
-    r"(?:vol\.\s*)?(?!(?:19|20)\d\d\b)\d{1,4}\s*(?:\(\d{1,3}\)\s*)?"
+    r"(?:vol\.\s*)?(?!(?:19|20)\d\d\b)\d{1,4}\s*(?:\(\d{1,3}\)\s*|,\s*no\.\s*\d{1,4}\s*)?"
     r"(?:\((?:19|20)\d\d\)|,\s*[a-z]{0,5}\d)"  # an article number may open with letters: "5, ycaf031"
 )
 _JOURNAL_TAIL = re.compile(rf"^(?:[.,]?\s*|\s(?:[A-Z][a-z]{{0,8}}\.\s){{1,2}}){_VOLUME_THEN}")
