@@ -545,9 +545,15 @@ def test_a_month_and_short_year_in_brackets_alone_in_a_cell_dates_its_row() -> N
         ("2023: ERC Consolidator Grant – Katharina Vossberg", Award(title="ERC Consolidator Grant", year=2023)),
         ("2023: Dissertation Award (Julia Neumann)", Award(title="Dissertation Award", year=2023)),
         ("Best Paper Award (ICRA 2024)", Award(title="Best Paper Award (ICRA)", year=2024)),
+        ("National Science Foundation, CHE-2247316, “CAREER: Cobalt Hydride Catalysis,” PI, 2023–2028",
+         Award(title="CAREER: Cobalt Hydride Catalysis", organization="National Science Foundation, CHE-2247316",
+               year=2023)),
+        ("CAREER: Cobalt Hydride Catalysis — National Science Foundation CHE-2247316; PI; 2023–2028",
+         Award(title="CAREER: Cobalt Hydride Catalysis", year=2023)),
     ],
     ids=["year-colon", "year-month", "recipient-first", "giver-after-dash", "reason-after-dash",
-         "recipient-comma", "recipient-after-dash", "recipient-in-brackets", "year-in-brackets"],
+         "recipient-comma", "recipient-after-dash", "recipient-in-brackets", "year-in-brackets",
+         "grant-by-sponsor-then-project", "grant-by-project-then-sponsor"],
 )
 def test_award_lines(line: str, award: Award) -> None:
     assert parse_award_line(line) == award

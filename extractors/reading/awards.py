@@ -30,6 +30,7 @@ _LEADING_YEAR = re.compile(
 )
 _TRAILING_YEAR = re.compile(r"[,(\s]*\b(?:19|20)\d\d\b(?:\s*[-–—/]\s*(?:19|20)?\d\d)?\)?[.,]?\s*$")
 _COMMA = re.compile(r",\s+")
+_QUOTED_PROJECT = re.compile(r"[“\"]([^”\"]{10,200})[”\"]")
 #: A few capitalised words after a dash, naming who gave an award ("– CVPR 2023"), not a reason.
 _GIVER = re.compile(r"^(?!For\b)[A-Z][\w&.'-]*(?:\s+(?:[A-Z0-9][\w&.'-]*|of|the|and|for|on|in)){0,6}\.?$")
 _YEAR_WORD = re.compile(r"\b(?:19|20)\d\d\b")
@@ -92,6 +93,10 @@ def parse_award_line(line: str, link_texts: list[str] | tuple[str, ...] = ()) ->
         return None
     parts = [p.strip() for p in _COMMA.split(main) if p.strip()]
     title, organization = parts[0], (", ".join(parts[1:]) or None)
+    if (quoted := _QUOTED_PROJECT.search(main)) and not AWARD_WORDS.search(main[: quoted.start()]):
+        # A grant named by its sponsor, then its project in quotes ("National Institutes of Health,
+        # NIGMS, R35 GM155408, “Radical Approaches to …”"): the project names the grant.
+        title, organization = quoted.group(1).strip(" ,."), main[: quoted.start()].strip(" ,;") or None
     label = next((t for t in link_texts if t and t in main and len(t.split()) >= 2), None)
     if label and label != title:
         organization = ", ".join(p for p in parts if label not in p) or None
