@@ -281,6 +281,10 @@ def test_a_post_named_in_the_header_and_again_in_the_biography_is_one_role() -> 
                  Role(title="Assistant Professor", organization="Westbrook University", start="2023"),
                  Role(title="Assistant Professor", organization="Department of Economics, Westbrook University")]
     assert dedupe_roles(list(directors)) == directors
+    # A title read apart at its preposition in a header is the dated post the list gives.
+    split = [Role(title="Associate Chair", organization="Graduate Studies"),
+             Role(title="Associate Chair for Graduate Studies", organization="Department of Chemistry", start="2025")]
+    assert dedupe_roles(list(split)) == [split[1]]
 
 
 def test_an_honour_on_a_line_of_a_member_s_card_is_an_award() -> None:

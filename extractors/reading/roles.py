@@ -155,6 +155,8 @@ def dedupe_roles(records: list[Record]) -> list[Record]:
 def _same_role(first: Role, second: Role) -> bool:
     if _restates(first, second) or _restates(second, first) or _named_twice(first, second):
         return True
+    if _split_at_its_preposition(first, second) or _split_at_its_preposition(second, first):
+        return True
     return (
         normalise_key(first.title) == normalise_key(second.title)
         and (first.start == second.start or not first.start or not second.start)
@@ -208,6 +210,21 @@ def _with_its_field(titled: Role, other: Role) -> bool:
         and normalise_key(titled.title[: match.start()]) == normalise_key(other.title)
         and f" {normalise_key(match['field'])} " in f" {normalise_key(other.organization)} "
     )
+
+
+_FILLERS = frozenset({"of", "for", "in", "at", "the", "and", "on"})
+
+
+def _split_at_its_preposition(undated: Role, other: Role) -> bool:
+    """An undated role whose title and place together are the other's title: "Associate Chair" at
+    "Graduate Studies" is "Associate Chair for Graduate Studies", read apart at its "for"."""
+    if undated.start or undated.end or not undated.organization:
+        return False
+    return _content_words(f"{undated.title} {undated.organization}") == _content_words(other.title)
+
+
+def _content_words(text: str) -> list[str]:
+    return [word for word in normalise_key(text).split() if word not in _FILLERS]
 
 
 def _detail(role: Role) -> int:
