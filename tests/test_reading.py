@@ -1006,10 +1006,13 @@ def test_acs_and_maths_citations_keep_their_titles_before_an_abbreviated_journal
       Chen, B. Another paper on catalysis in water. <em>J. Catal.</em> <strong>2023</strong>, <em>12</em>, 1&ndash;9.
       </li><li>Doe, J. Brownian paths in random media. <em>Ann. Probab.</em> <b>51</b> (2023), 1021&ndash;1060.</li>
       </ol>"""
+    html += """<ul><li>Moreau, C. Electrocatalysts are never what we made. <i>ACS Energy Lett.</i> <b>2024</b>,
+      <i>9</i>, 1980&ndash;1989.</li></ul>"""
     assert [(p.title, p.venue, p.year) for p in _of(Paper, _read(html))] == [
         ("Ligand-Controlled Hydroarylation of Alkenes", "Organomet. React", 2024),
         ("Another paper on catalysis in water", "J. Catal", 2023),
         ("Brownian paths in random media", "Ann. Probab", 2023),
+        ("Electrocatalysts are never what we made", "ACS Energy Lett", 2024),  # not the page "1989"
     ]
 
 

@@ -639,13 +639,18 @@ def _without_place_words(venue: str, prefix: re.Match[str] | None) -> str:
     return venue if prefix is None or prefix.group("status") else venue[prefix.end():]
 
 
+_BARE_YEAR = re.compile(r"\s*(?:19|20)\d\d\s*")
+
+
 def _year(entry: Entry, rest: str, context: Context) -> int | None:
     named = entry.fields.get("date")
     if named and (year := parse_year(named)):
         return year
-    # The year in brackets is the citation's ("(2019)"), not a page range after it ("1990–2003").
+    # The year in brackets is the citation's ("(2019)"), not a page range after it ("1990–2003"),
+    # and so is a year set in bold alone (ACS style: "*ACS Energy Lett.* **2024**, *9*, 1980–1989").
     bracketed = _BRACKETED_YEAR.search(rest)
-    year = parse_year(bracketed.group(0) if bracketed else _URL.sub("", rest))
+    bold = next((s.text for s in entry.spans if s.kind == "bold" and _BARE_YEAR.fullmatch(s.text)), None)
+    year = parse_year(bracketed.group(0) if bracketed else bold or _URL.sub("", rest))
     if year is None and context.date:
         year = parse_year(context.date)
     return year
