@@ -137,15 +137,16 @@ def _split_title_org(rest: str, emphasis: Sequence[str]) -> tuple[str, str | Non
 
 def dedupe_roles(records: list[Record]) -> list[Record]:
     """Drop a role that repeats another (a biography names the position a dated list gives too);
-    of the two, the one with more detail (dates, organisation) is kept, in the first one's place."""
+    of the two, the one with more detail (dates, organisation), else the longer title, is kept, in the
+    first one's place."""
     out: list[Record] = []
     roles: dict[int, Role] = {}  # the roles kept, by their position in ``out``
     for record in records:
         if isinstance(record, Role):
             twin = next((i for i, role in roles.items() if _same_role(role, record)), None)
             if twin is not None:
-                if _detail(record) > _detail(roles[twin]):
-                    out[twin] = roles[twin] = record
+                if (_detail(record), len(record.title)) > (_detail(roles[twin]), len(roles[twin].title)):
+                    out[twin] = roles[twin] = record  # more detail, else the title written whole
                 continue
             roles[len(out)] = record
         out.append(record)
