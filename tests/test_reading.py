@@ -1096,6 +1096,19 @@ def test_a_book_review_in_chicago_style_is_titled_by_the_book_not_the_journal() 
     assert not {"Victorian Studies", "English Historical Review"} & {p.title for p in papers}
 
 
+def test_a_list_item_whose_title_authors_source_and_links_are_paragraphs_is_one_paper() -> None:
+    item = ('<li class="pub-item"><p class="pub-title">{}</p><p class="pub-authors">Kowalczyk M, El-Sayed A, Brennan A.'
+            '</p><p class="pub-source"><span class="pub-journal">Cancer Res</span> 2025;85(2):301-317.</p>'
+            '<p class="pub-links"><a href="https://doi.org/10.1/x">doi:10.1/x</a> · '
+            '<a href="https://pubmed.ncbi.nlm.nih.gov/39487211/">PMID 39487211</a></p></li>')
+    titles = ["A genome-wide CRISPR screen identifies a metabolic dependency",
+              "Citrate transport as a therapeutic vulnerability in leukaemia"]
+    html = "<h2>Publications</h2><ul>" + "".join(item.format(t) for t in titles) + "</ul>"
+    papers = _of(Paper, _read(html))
+    assert [(p.title, p.year) for p in papers] == [(t, 2025) for t in titles]
+    assert all(p.authors == ("Kowalczyk M", "El-Sayed A", "Brennan A") for p in papers)
+
+
 def test_the_years_set_after_a_biography_position_date_it() -> None:
     from extractors.reading.owner import read_bio_roles
 

@@ -248,10 +248,12 @@ def _parts_of_a_card(box: Box, group: Group, repeated: dict[tuple[str, str], int
     """The parts of one of a run of cards: blocks whose classes name different fields of it, or
     two or three paragraphs (a title over its citation, a name over a role). The card is the
     record; its parts are its lines. Dated paragraphs are news items of their own."""
-    if box.tag in _ITEM_TAGS or box.parent is None or (signature(box.parent), signature(box)) not in repeated:
+    if box.parent is None or (signature(box.parent), signature(box)) not in repeated:
         return False
     if _named_fields(group.members):
-        return True
+        return True  # a list item's title, authors, source and links set as paragraphs are its lines
+    if box.tag in _ITEM_TAGS:
+        return False
     if group.signature != "p" or not 2 <= len(group.members) <= 3:
         return False
     return not any(leading_date(line.text) for member in group.members for line in itertools.islice(member.lines(), 1))
