@@ -1109,6 +1109,14 @@ def test_a_list_item_whose_title_authors_source_and_links_are_paragraphs_is_one_
     assert all(p.authors == ("Kowalczyk M", "El-Sayed A", "Brennan A") for p in papers)
 
 
+def test_italics_set_as_an_inline_style_mark_the_journal_and_a_bare_status_stays_with_it() -> None:
+    cited = """<h2>Publications</h2><p><span>Ruiz, Renata, and Jordan Eckhart. Forthcoming. &ldquo;Algorithmic Tenant
+      Screening and Racial Exclusion.&rdquo; <span style="font-style:italic;">Social Forces</span>.</span></p>
+      <p><span>Ruiz, Renata. 2023. &ldquo;Eviction Filings and School Moves.&rdquo; <span style="font-style:italic;">
+      City &amp; Community</span> 22(1):5&ndash;29.</span></p>"""
+    assert [p.venue for p in _of(Paper, _read(cited))] == ["Social Forces, Forthcoming", "City & Community"]
+
+
 def test_the_years_set_after_a_biography_position_date_it() -> None:
     from extractors.reading.owner import read_bio_roles
 

@@ -107,8 +107,9 @@ _STATUS_WORDS = (
 )
 #: "X, to appear", "*X* (forthcoming)".
 _STATUS = re.compile(rf"(?:(?<=[.,;:]\s)|(?<=\())(?P<status>{_STATUS_WORDS})\b", re.I)
-#: A status standing where the year goes in an author-date citation: "Doe, J., & Roe, B. (in press). Title."
-_STATUS_FOR_YEAR = re.compile(rf"\((?P<status>{_STATUS_WORDS})\)\.", re.I)
+#: A status standing where the year goes in an author-date citation: "Doe, J., & Roe, B. (in press). Title.",
+#: "Doe, Jane, and Bo Roe. Forthcoming. “Title.”" (ASA, Chicago).
+_STATUS_FOR_YEAR = re.compile(rf"(?:(?<=\()|(?<=\.\s))(?P<status>{_STATUS_WORDS})\)?\.(?:\s|$)", re.I)
 #: A status closing a piece ("Journal of X, to appear") or standing as its own ("Accepted in principle.").
 _TRAILING_STATUS = re.compile(rf"(?:^|[,;:]\s*|\s\()\(?(?:{_STATUS_WORDS})\)?[.\s]*$", re.I)
 

@@ -216,6 +216,15 @@ def _holds_an_entry(heading: Box) -> bool:
         return True
     return any(b.tag in _PARAGRAPH_TAGS for b in blocks) and sum(1 for line in heading.lines() if line.text) > 1
 _ITALIC = frozenset({"i", "em", "cite", "var", "dfn"})
+_BOLD_STYLE = re.compile(r"font-weight\s*:\s*(?:bold|[6-9]00)", re.I)
+_ITALIC_STYLE = re.compile(r"font-style\s*:\s*italic", re.I)
+
+
+def _styled(style: str) -> str:
+    """The mark an inline style sets: "bold" (``font-weight: 700``), "italic", or ""."""
+    if _BOLD_STYLE.search(style):
+        return "bold"
+    return "italic" if _ITALIC_STYLE.search(style) else ""
 _EXIT = object()
 
 
@@ -331,6 +340,8 @@ class _Builder:
             kind = "bold"
         elif tag in _ITALIC:
             kind = "italic"
+        elif tag == "span" and (style := attrs.get("style")):
+            kind = _styled(style)  # site builders set bold and italics as inline styles
         hint = _hint(attrs) if attrs else ""
         named = field_of(hint) if hint else ""
         if tag == "papertitle":
