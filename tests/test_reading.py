@@ -1117,6 +1117,18 @@ def test_italics_set_as_an_inline_style_mark_the_journal_and_a_bare_status_stays
     assert [p.venue for p in _of(Paper, _read(cited))] == ["Social Forces, Forthcoming", "City & Community"]
 
 
+def test_a_capitalised_bold_paragraph_heads_the_paragraphs_a_site_builder_makes_of_its_entries() -> None:
+    para = '<p class="font_8"><span style="color:#2B2B2B;">{}</span></p>'
+    html = ('<div class="comp">' + para.format("I study housing and urban inequality.")
+            + '<p class="font_7"><span style="font-weight:bold;"><span style="color:#B5653A;">GRANTS, FELLOWSHIPS '
+            '&amp; HONORS</span></span></p>' + para.format("2024 &nbsp; Best Article Award, Eastern Sociological "
+            "Association") + para.format("2023 &nbsp; Dissertation Fellowship, Merriam Foundation") + "</div>")
+    assert [(a.title, a.year) for a in _of(Award, _read(html))] == [
+        ("Best Article Award", 2024), ("Dissertation Fellowship", 2023)
+    ]
+    assert not _of(NewsItem, _read(html))
+
+
 def test_the_years_set_after_a_biography_position_date_it() -> None:
     from extractors.reading.owner import read_bio_roles
 

@@ -315,9 +315,11 @@ def _is_bold_heading(box: Box, following: Box | Line | None) -> bool:
     inside a card, "**PhD Student**" under a name, heads nothing.)"""
     if box.tag not in ("p", "div") or len(box.children) != 1 or type(line := box.children[0]) is not Line:
         return False
-    if type(following) is not Box or following.tag not in _WRAPPERS:
-        return False
     text = line.text.strip(" :")
+    # Over a list; or, set in capitals, over the paragraphs a site builder makes of its entries
+    # ("GRANTS, FELLOWSHIPS & HONORS").
+    if type(following) is not Box or not (following.tag in _WRAPPERS or (text.isupper() and following.tag == "p")):
+        return False
     if not text or len(text.split()) > 6 or any(span.kind == "link" for span in line.spans):
         return False
     bold = sum(len(span.text) for span in line.spans if span.kind == "bold")
