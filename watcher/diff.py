@@ -385,8 +385,6 @@ def _reworded_bare(
     if len(gone) != 1 or len(came) != 1 or not _shares_a_title_word(gone[0], came[0]):
         return pairs, lost, found
     before, after = gone[0], came[0]
-    if after.fields.get("start") and not before.fields.get("start"):
-        return pairs, lost, found  # an undated line gone and a dated position new: the post is new
     return [*pairs, (before, after)], [e for e in lost if e is not before], [e for e in found if e is not after]
 
 
