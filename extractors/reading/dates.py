@@ -140,7 +140,8 @@ def _from_groups(groups: dict[str, str | None], prefix: str = "") -> str | None:
 _BRACKETED_MONTH = re.compile(r"\s*[\[(]\s*(?P<m>\d{1,2})/(?P<y>\d\d)\s*[\])]\s*")
 
 
-_WEEKDAY = re.compile(r"^(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,6}\.?,?\s+", re.I)
+#: The weekday a listing prints before a date ``DATE``'s numeric forms do not take ("Tue, 01/28/2025").
+_LEADING_WEEKDAY = re.compile(rf"^{_WEEKDAY}", re.I)
 _CLOCK = re.compile(r"\s*(?:[-–—,@|]|\bat\b)?\s*\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?$", re.I)
 
 
@@ -150,7 +151,7 @@ def parse_date_text(text: str) -> str | None:
         return f"20{bracketed['y']}-{int(bracketed['m']):02d}"  # "[05/24]" alone in its cell
     text = text.strip(" []()*_.:,")
     match = _DATE.fullmatch(text)
-    if match is None and (bare := _CLOCK.sub("", _WEEKDAY.sub("", text, count=1), count=1)) != text:
+    if match is None and (bare := _CLOCK.sub("", _LEADING_WEEKDAY.sub("", text, count=1), count=1)) != text:
         match = _DATE.fullmatch(bare.strip(" ,"))  # "Tue, 01/28/2025 - 09:00", as CMS listings print a post's time
     return _from_groups(match.groupdict()) if match else None
 
