@@ -294,7 +294,7 @@ def _heads_lines(line: Line) -> bool:
     text = line.text
     if not text or len(text) > 60 or len(text.split()) > 8 or text.endswith((".", ",", ";")):
         return False
-    return sum(len(span.text) for span in line.spans if span.kind == "bold") >= 0.9 * len(text)
+    return line.in_bold()
 
 
 def _nested_entries(box: Box) -> int:
@@ -322,8 +322,7 @@ def _is_bold_heading(box: Box, following: Box | Line | None) -> bool:
         return False
     if not text or len(text.split()) > 6 or any(span.kind == "link" for span in line.spans):
         return False
-    bold = sum(len(span.text) for span in line.spans if span.kind == "bold")
-    return bold >= 0.9 * len(text) and bool(heading_kind(text) or is_year_heading(text))
+    return line.in_bold(text) and bool(heading_kind(text) or is_year_heading(text))
 
 
 def _is_header_row(row: Box) -> bool:

@@ -193,7 +193,6 @@ def _is_heading_line(line: Line) -> bool:
         return False
     if is_funding_lead(text):
         return True  # "I am supported by", then the grants
-    bold = sum(len(s.text) for s in line.spans if s.kind == "bold")
-    if bold >= 0.9 * len(text) and not any(s.kind == "link" for s in line.spans):
+    if line.in_bold() and not any(s.kind == "link" for s in line.spans):
         return True
     return bool(_COLON_HEADING.match(text)) and len(text.split()) <= 5

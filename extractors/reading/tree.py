@@ -58,6 +58,12 @@ class Line:
     text: str
     spans: list[Span] = field(default_factory=list)
 
+    def in_bold(self, text: str | None = None) -> bool:
+        """Whether bold spans cover (nearly) all of the line, or of ``text``, the line trimmed."""
+        return sum(len(span.text) for span in self.spans if span.kind == "bold") >= 0.9 * len(
+            self.text if text is None else text
+        )
+
 
 @dataclass(slots=True, eq=False)
 class Box:
