@@ -64,8 +64,6 @@ _COLLECTION_PATH = re.compile(
 )
 
 
-
-
 def news_from_post(path: str, text: str, *, prefer_body: bool = False) -> NewsItem | None:
     """A dated post as a news item: its title (or, if asked or untitled, its body) and its date."""
     meta, body = parse_front_matter(text)

@@ -54,7 +54,6 @@ from watcher.records import NewsItem, Paper, Record, Role
 __all__ = ["ListReport", "Reading", "read_html", "read_markdown", "read_plain_text", "read_tree"]
 
 
-
 @dataclass(frozen=True, slots=True)
 class ListReport:
     """One list of the page: where it stands, what it is made of, what it was read as and why."""
@@ -301,9 +300,6 @@ def _text_lines(box: Box) -> list[Line]:
     if any(type(child) is not Line for child in box.children):
         return []
     return [child for child in box.children if child.text]  # type: ignore[union-attr]
-
-
-
 
 
 def _entry(item: Placed, label: Line | None = None) -> Entry:

@@ -91,7 +91,8 @@ _HONORIFICS = re.compile(
     r"|(?:m\.\s?sc|b\.\s?sc|m\.\s?eng|b\.\s?eng|dipl\.-\w{2,5})\.?\s+)+",
     re.I,
 )
-# A match starts at the comma or where the white space starts, never inside it: linear time.
+
+
 def _dotted(*letters_of: str) -> str:
     """Degree abbreviations as written with or without full stops: "MPH", "M.P.H.", "Ph.D"."""
     return "|".join(r"\.?\s?".join(map(re.escape, letters)) + r"\.?" for letters in letters_of)
@@ -102,6 +103,7 @@ def _dotted(*letters_of: str) -> str:
 _DEGREES = _dotted("phd", "md", "mph", "msc", "bsc", "mba", "dphil", "mphil", "mbbs", "mbchb", "drph", "pharmd",
                    "dvm", "frcp", "frcpc", "facp", "meng", "jr", "sr")
 _SURNAME_LIKE_DEGREES = _dotted("ma", "ms", "ba", "bs", "rn", "jd", "dds", "pe", "peng", "cpa", "frs", "frsc", "faaas")
+# A match starts at the comma or where the white space starts, never inside it: linear time.
 _SUFFIXES = re.compile(
     rf"(?:(?:,|(?<!\s))\s+(?:{_DEGREES}|ii|iii|iv)|,\s+(?:{_SURNAME_LIKE_DEGREES}))+$", re.I
 )

@@ -257,7 +257,6 @@ def _columns(entry: Entry) -> dict[str, str]:
     return found
 
 
-
 def _labelled_alumni(entry: Entry) -> bool:
     """A card that carries its own group label saying the person has left ("Past lab member")."""
     return any(len(line.split()) <= 5 and ALUMNI_WORDS.search(line) for line in entry.lines)

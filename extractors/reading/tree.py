@@ -212,6 +212,10 @@ _RUNNING_TEXT = frozenset(
 )
 _LIST_TAGS = frozenset({"ul", "ol", "dl", "table"})
 _PARAGRAPH_TAGS = frozenset({"p", "div"})
+_ITALIC = frozenset({"i", "em", "cite", "var", "dfn"})
+_BOLD_STYLE = re.compile(r"font-weight\s*:\s*(?:bold|[6-9]00)", re.I)
+_ITALIC_STYLE = re.compile(r"font-style\s*:\s*italic", re.I)
+_EXIT = object()
 
 
 def _holds_an_entry(heading: Box) -> bool:
@@ -221,9 +225,6 @@ def _holds_an_entry(heading: Box) -> bool:
     if any(b.tag in _LIST_TAGS for b in blocks):
         return True
     return any(b.tag in _PARAGRAPH_TAGS for b in blocks) and sum(1 for line in heading.lines() if line.text) > 1
-_ITALIC = frozenset({"i", "em", "cite", "var", "dfn"})
-_BOLD_STYLE = re.compile(r"font-weight\s*:\s*(?:bold|[6-9]00)", re.I)
-_ITALIC_STYLE = re.compile(r"font-style\s*:\s*italic", re.I)
 
 
 def _styled(style: str) -> str:
@@ -231,7 +232,6 @@ def _styled(style: str) -> str:
     if _BOLD_STYLE.search(style):
         return "bold"
     return "italic" if _ITALIC_STYLE.search(style) else ""
-_EXIT = object()
 
 
 class _Builder:
