@@ -337,8 +337,8 @@ def _parse_bundle(files: Mapping[str, str]) -> list[Record]:
     data_papers = [r for r in data if isinstance(r, Paper) and normalise_key(r.title) not in listed]
     # A group page written by hand ("_pages/group.md": "**PhD Students**" over a list) where no
     # data file or collection lists the people.
-    listed = [*_people_collection(files), *data_members] or [r for r in page_records(files) if isinstance(r, Member)]
-    members = first_per_name(listed)
+    people = [*_people_collection(files), *data_members] or [r for r in page_records(files) if isinstance(r, Member)]
+    members = first_per_name(people)
     cv = _cv_over_bio(about, data)
     return [*papers, *data_papers, *news, *cv, *_not_in_cv(paper_awards, cv), *members]
 
