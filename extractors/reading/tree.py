@@ -405,7 +405,7 @@ _MODULE_HASH = re.compile(r"_{1,2}(?=[A-Za-z0-9-]{4,8}$)(?=[^_]*[A-Z0-9])[A-Za-z
 def _class_words(cls: str) -> Iterator[str]:
     """The words of a class attribute, lower-cased, each without a CSS-module hash."""
     for word in cls.split():
-        yield _MODULE_HASH.sub("", word).lower()
+        yield (_MODULE_HASH.sub("", word) if "_" in word else word).lower()  # most class words have no hash
 
 
 def _hint(attrs: dict[str, str | None]) -> str:
