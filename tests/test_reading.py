@@ -1437,3 +1437,21 @@ def test_a_chapter_s_book_is_its_venue_and_a_title_in_common_words_is_not_a_list
         ("Campaign Finance", (), "The Political Economy of Lobbying: Channels of Influence"),
         ("Broadband Expansion and Rural Job Search", ("Ana Ruiz",), "Journal of Regional Studies"),
     ]
+
+
+def test_a_news_row_set_as_a_date_column_beside_a_text_column_is_one_dated_item() -> None:
+    row = '<div class="row"><div class="col-2"><p>{date}</p></div><div class="col-10"><p>{text}</p></div></div>'
+    html = "<h2>News</h2>" + "".join(
+        row.format(date=date, text=text)
+        for date, text in [
+            ("March 2026", "Ana's paper on river deltas is accepted at Nature Geoscience."),
+            ("February 2026", "We welcome Tomas Berg, who joins as a postdoc."),
+            ("January 2026", "The lab receives a seed grant.<br><br>Lena gives a talk at AGU."),
+        ]
+    )
+    news = _of(NewsItem, _read(html))
+    assert [(n.date, n.text[:20]) for n in news] == [
+        ("2026-03", "Ana's paper on river"),
+        ("2026-02", "We welcome Tomas Ber"),
+        ("2026-01", "The lab receives a s"),
+    ]

@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from extractors.reading.dates import leading_date
+from extractors.reading.dates import leading_date, parse_date_text
 from extractors.reading.tree import Box, Line
 from extractors.reading.vocabulary import heading_kind, is_year_heading
 
@@ -39,6 +39,8 @@ _MIN_SIZE = 4
 _DIGITS = re.compile(r"\d+")
 #: The most characters a photo card's caption holds (a name, a role, a year, an e-mail address).
 _CAPTION_SIZE = 200
+#: The most characters a cell holding only a date has ("September 28, 2025").
+_DATE_CELL = 40
 
 
 @dataclass(slots=True, eq=False)
@@ -162,7 +164,7 @@ def _groups_of(
         by_shape.setdefault(signature(child), Group(box, signature(child))).members.append(child)
     groups = []
     for group in by_shape.values():
-        if _parts_of_a_card(box, group, repeated):
+        if _parts_of_a_card(box, group, repeated) or _date_beside_text(group):
             continue
         if group.members[0].tag in _CELLS:
             if _cells_are_cards(box):
@@ -189,6 +191,18 @@ def _groups_of(
         if records:
             groups.append(group)
     return groups
+
+
+def _date_beside_text(group: Group) -> bool:
+    """Columns of one row: a date alone, then what happened ("February 2026" | "Ana joins the lab"), as a
+    grid theme sets a news row. The row is the record, as a table's row is."""
+    first, *rest = group.members
+    return (
+        bool(rest)
+        and first.size <= _DATE_CELL
+        and parse_date_text(first.text) is not None
+        and all(parse_date_text(member.text) is None for member in rest)
+    )
 
 
 def _columns(runs: Iterable[list[Box]]) -> set[int]:
