@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 
 from extractors.reading.dates import leading_date, parse_date_text
 from extractors.reading.tree import Box, Line
-from extractors.reading.vocabulary import heading_kind, is_year_heading
+from extractors.reading.vocabulary import heading_kind, is_funding_lead, is_year_heading
 
-__all__ = ["Group", "find_groups", "signature"]
+__all__ = ["Group", "find_groups", "is_heading_line", "signature"]
 
 #: Elements that are list entries even when their list has only one.
 _ITEM_TAGS = frozenset({"li", "tr", "dd", "dt-dd"})
@@ -37,6 +37,8 @@ CONTAINER_COVER = 0.6
 #: Characters an element needs to be an entry.
 _MIN_SIZE = 4
 _DIGITS = re.compile(r"\d+")
+_COLON_HEADING = re.compile(r"^[A-Z][\w&/'’ ,-]{1,50}:$")
+_SENTENCE_END = re.compile(r"[.!?]$")
 #: The most characters a photo card's caption holds (a name, a role, a year, an e-mail address).
 _CAPTION_SIZE = 200
 #: The most characters a cell holding only a date has ("September 28, 2025").
@@ -300,15 +302,19 @@ def _holds_headed_lines(box: Box) -> bool:
     """Whether a block is a part of a page rather than one entry: many lines, some of them set
     as headings ("<b>What's New</b>" over dated lines, in a layout table's cell)."""
     lines = list(itertools.islice(box.lines(), 400))
-    return len(lines) >= _LAYOUT_LINES and any(_heads_lines(line) for line in lines[1:])
+    return len(lines) >= _LAYOUT_LINES and any(is_heading_line(line) for line in lines[1:])
 
 
-def _heads_lines(line: Line) -> bool:
-    """A short line all in bold, without a sentence's full stop: a heading written as bold text."""
+def is_heading_line(line: Line) -> bool:
+    """A short line standing as a heading: all of it bold, or a title ending in a colon."""
     text = line.text
-    if not text or len(text) > 60 or len(text.split()) > 8 or text.endswith((".", ",", ";")):
+    if len(text) > 60 or len(text.split()) > 8 or _SENTENCE_END.search(text):
         return False
-    return line.in_bold()
+    if is_funding_lead(text):
+        return True  # "I am supported by", then the grants
+    if line.in_bold() and not any(s.kind == "link" for s in line.spans):
+        return True
+    return bool(_COLON_HEADING.match(text)) and len(text.split()) <= 5
 
 
 def _nested_entries(box: Box) -> int:

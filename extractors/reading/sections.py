@@ -18,17 +18,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from extractors.reading.names import is_person_name
-from extractors.reading.records import Group
+from extractors.reading.records import Group, is_heading_line
 from extractors.reading.tree import Box, Line
-from extractors.reading.vocabulary import heading_kind, hint_kind, is_funding_lead, is_unlisted_heading, is_year_heading
+from extractors.reading.vocabulary import heading_kind, hint_kind, is_unlisted_heading, is_year_heading
 
 __all__ = ["Placed", "Section", "segment"]
 
 #: Elements that end the scope of the headings inside them.
 _SECTIONING = frozenset({"section", "article", "aside", "main", "body", "header"})
 _PSEUDO_LEVEL = 6.5
-_COLON_HEADING = re.compile(r"^[A-Z][\w&/'’ ,-]{1,50}:$")
-_SENTENCE_END = re.compile(r"[.!?]$")
 #: Permalink marks generators put beside headings ("Publications #", "News ¶").
 _ANCHOR_MARKS = " #¶§🔗⚓"
 
@@ -180,19 +178,7 @@ def _open(current: Section, heading: str, level: float, box: Box | None) -> Sect
 
 
 def _place_line(current: Section, line: Line, holder: Box, landmarks: list[str]) -> Section:
-    if line.text and _is_heading_line(line):
+    if line.text and is_heading_line(line):
         return _open(current, line.text.rstrip(":").strip(), _PSEUDO_LEVEL, None)
     current.items.append(Placed(holder, None, line, tuple(reversed(landmarks))))
     return current
-
-
-def _is_heading_line(line: Line) -> bool:
-    """A short line standing as a heading: all of it bold, or a title ending in a colon."""
-    text = line.text
-    if len(text) > 60 or len(text.split()) > 8 or _SENTENCE_END.search(text):
-        return False
-    if is_funding_lead(text):
-        return True  # "I am supported by", then the grants
-    if line.in_bold() and not any(s.kind == "link" for s in line.spans):
-        return True
-    return bool(_COLON_HEADING.match(text)) and len(text.split()) <= 5
