@@ -1455,3 +1455,18 @@ def test_a_news_row_set_as_a_date_column_beside_a_text_column_is_one_dated_item(
         ("2026-02", "We welcome Tomas Ber"),
         ("2026-01", "The lab receives a s"),
     ]
+
+
+def test_an_awards_table_s_column_names_are_no_awards_and_its_recipient_is_not_in_the_title() -> None:
+    html = """<h2>Awards</h2><table>
+    <tr><th>Year</th><th>Award</th><th>Recipient</th></tr>
+    <tr><td>2025</td><td>Graduate Research Fellowship, National Science Board</td><td>Priya Nair</td></tr>
+    <tr><td>2024</td><td>Young Investigator Award</td><td>Marta Rivera</td></tr>
+    <tr><td>2023</td><td>Best Poster Award, Conference on Metals in Biology</td><td>Kenji Ota</td></tr>
+    </table>"""
+    awards = _of(Award, _read(html))
+    assert [(a.title, a.organization, a.year) for a in awards] == [
+        ("Graduate Research Fellowship", "National Science Board", 2025),
+        ("Young Investigator Award", None, 2024),
+        ("Best Poster Award", "Conference on Metals in Biology", 2023),
+    ]

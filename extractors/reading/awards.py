@@ -51,7 +51,7 @@ def read_award(entry: Entry, context: Context) -> Reading | None:
     lines = [line for line in entry.lines if not is_noise(line)]
     if not lines or any(_COPYRIGHT.search(line) for line in entry.lines):
         return None  # nothing but furniture, or a page's footer (its address, its copyright)
-    line = " ".join(cell for cell in entry.cells if not is_noise(cell)) if entry.cells else lines[0]
+    line = " ".join(_award_cells(entry)) if entry.cells else lines[0]
     if _THANKS.search(line):
         return None  # "We gratefully acknowledge support from …": thanks, not an honour
     award = parse_award_line(line, [s.text for s in entry.links])
@@ -66,6 +66,20 @@ def read_award(entry: Entry, context: Context) -> Reading | None:
     if is_prose(line, 25):
         score -= 0.3
     return Reading.of(award, score)
+
+
+#: Header names of a column that says who received an award, not what it is.
+_RECIPIENT_COLUMN = re.compile(r"^(?:recipients?|awardees?|winners?|names?|students?|members?|who|honou?rees?)$")
+
+
+def _award_cells(entry: Entry) -> list[str]:
+    """A table row's cells that tell the award (its year, name, giver), without the recipient's column."""
+    return [
+        cell
+        for index, cell in enumerate(entry.cells)
+        if not is_noise(cell)
+        and not (index < len(entry.columns) and _RECIPIENT_COLUMN.match(entry.columns[index].strip(" :")))
+    ]
 
 
 def parse_award_line(line: str, link_texts: list[str] | tuple[str, ...] = ()) -> Award | None:

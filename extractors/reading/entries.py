@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from extractors.reading.records import is_header_row
 from extractors.reading.sections import Section
 from extractors.reading.tree import Box, Line, Span
 
@@ -122,9 +123,8 @@ def table_columns(row: Box) -> tuple[str, ...]:
         return ()
     for box in table.walk():
         if box.tag == "tr":
-            cells = box.boxes()
-            if cells and all(cell.tag == "th" for cell in cells):
-                return tuple(cell.text.lower() for cell in cells)
+            if is_header_row(box):
+                return tuple(cell.text.lower() for cell in box.boxes())
             if box is not row:
                 return ()  # the first row is not a header row
     return ()

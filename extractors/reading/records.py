@@ -24,7 +24,7 @@ from extractors.reading.dates import leading_date, parse_date_text
 from extractors.reading.tree import Box, Line
 from extractors.reading.vocabulary import heading_kind, is_funding_lead, is_year_heading
 
-__all__ = ["Group", "find_groups", "is_heading_line", "signature"]
+__all__ = ["Group", "find_groups", "is_header_row", "is_heading_line", "signature"]
 
 #: Elements that are list entries even when their list has only one.
 _ITEM_TAGS = frozenset({"li", "tr", "dd", "dt-dd"})
@@ -188,7 +188,7 @@ def _groups_of(
             if id(m) in kept or (_nested_entries(m) <= 2 and held.get(id(m), 0) <= 2 and not _cells_are_cards(m))
         ]
         if group.members[0].tag == "tr":
-            records = [r for r in records if not _is_header_row(r)]
+            records = [r for r in records if not is_header_row(r)]
         group.members = records
         if records:
             groups.append(group)
@@ -345,7 +345,8 @@ def _is_bold_heading(box: Box, following: Box | Line | None) -> bool:
     return line.in_bold(text) and bool(heading_kind(text) or is_year_heading(text))
 
 
-def _is_header_row(row: Box) -> bool:
+def is_header_row(row: Box) -> bool:
+    """A table row of column names ("Year | Award | Recipient"): labels, not an entry."""
     cells = row.boxes()
     return bool(cells) and all(cell.tag == "th" for cell in cells)
 

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from extractors.reading.names import is_person_name
-from extractors.reading.records import Group, is_heading_line
+from extractors.reading.records import Group, is_header_row, is_heading_line
 from extractors.reading.tree import Box, Line
 from extractors.reading.vocabulary import heading_kind, hint_kind, is_unlisted_heading, is_year_heading
 
@@ -129,6 +129,8 @@ def segment(top: Box, records: dict[int, Group], page_heading: str = "") -> Sect
         if group is not None:
             current.items.append(Placed(box, group, landmarks=tuple(reversed(landmarks))))
             continue
+        if box.tag == "tr" and is_header_row(box):
+            continue  # column names: a table's caption may come from them (below), never an item
         if box.level:
             text = box.text.strip(_ANCHOR_MARKS)
             if text:
@@ -161,9 +163,8 @@ def _table_caption(table: Box) -> str:
         if box.tag == "caption" and box.text:
             return box.text
         if box.tag == "tr":
-            cells = box.boxes()
-            if cells and all(cell.tag == "th" for cell in cells) and heading_kind(cells[0].text):
-                return cells[0].text
+            if is_header_row(box) and heading_kind((first := box.boxes()[0]).text):
+                return first.text
             return ""
     return ""
 
