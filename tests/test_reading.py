@@ -1470,3 +1470,29 @@ def test_an_awards_table_s_column_names_are_no_awards_and_its_recipient_is_not_i
         ("Young Investigator Award", None, 2024),
         ("Best Poster Award", "Conference on Metals in Biology", 2023),
     ]
+
+
+def test_the_header_s_post_beside_its_dated_appointment_is_one_role_and_a_promotion_is_told_once() -> None:
+    def page(header: str, rows: str) -> list[Record]:
+        return _read(
+            f"<h1>Dana Whitfield</h1><p>{header}<br>Department of Statistics<br>University of Eastmoor</p>"
+            f"<h2>Appointments</h2><table>{rows}</table>"
+        )
+
+    row = "<tr><td>{years}</td><td>{title}, Department of Statistics, University of Eastmoor</td></tr>"
+    postdoc = "<tr><td>2021&ndash;2023</td><td>Postdoctoral Fellow, Data Science Institute, Larch University</td></tr>"
+    before = page("Assistant Professor", row.format(years="2023&ndash;present", title="Assistant Professor") + postdoc)
+    roles = [(r.title, r.start) for r in _of(Role, before)]
+    assert roles == [("Assistant Professor", "2023"), ("Postdoctoral Fellow", "2021")]
+    after = page(
+        "Associate Professor",
+        row.format(years="2026&ndash;present", title="Associate Professor")
+        + row.format(years="2023&ndash;2026", title="Assistant Professor")
+        + postdoc,
+    )
+    stored = [StoredItem(kind=r.kind, key=r.key, fields=record_fields(r)) for r in before]
+    changes = diff_items(stored, after).changes
+    assert [(c.change, (c.after or {}).get("title")) for c in changes] == [
+        ("added", "Associate Professor"),
+        ("modified", "Assistant Professor"),
+    ]
