@@ -275,10 +275,10 @@ def test_a_post_named_in_the_header_and_again_in_the_biography_is_one_role() -> 
     assert [(r.title, r.organization) for r in _of(Role, _read(page))] == [
         ("Assistant Professor of Economics", "Westbrook University")
     ]
-    # Two posts of one rank at one place are two posts, and a dated post is not an undated one.
+    # Two posts of one rank at one place are two posts, and a post that has ended is not the current one.
     directors = [Role(title="Director of Graduate Studies", organization="Westbrook University"),
                  Role(title="Director", organization="Policy Lab, Westbrook University"),
-                 Role(title="Assistant Professor", organization="Westbrook University", start="2023"),
+                 Role(title="Assistant Professor", organization="Westbrook University", start="2019", end="2021"),
                  Role(title="Assistant Professor", organization="Department of Economics, Westbrook University")]
     assert dedupe_roles(list(directors)) == directors
     # A title read apart at its preposition in a header is the dated post the list gives.

@@ -191,11 +191,11 @@ _FIELD_AFTER_TITLE = re.compile(r"\s+(?:of|in)\s+(?:the\s+)?(?P<field>.+)$", re.
 def _named_twice(first: Role, second: Role) -> bool:
     """One post named twice, once undated: the header's "Assistant Professor of Economics, Westbrook
     University" and the biography's "Assistant Professor in the Department of Economics at
-    Westbrook University", or the header's post beside the dated list's entry for it. The titles are
+    Westbrook University", or the header's post beside the dated list's current entry for it. The titles are
     one, or one is the other with the field the other's organisation names; one organisation is the
     other or ends with it."""
-    if (first.start or first.end) and (second.start or second.end):
-        return False
+    if first.end or second.end or (first.start and second.start):
+        return False  # two dated posts, or a post that has ended beside the one a header names
     here, there = normalise_key(first.organization), normalise_key(second.organization)
     if not (here and there and (here.endswith(there) or there.endswith(here))):
         return False
