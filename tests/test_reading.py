@@ -603,6 +603,10 @@ def test_awards_in_one_cell_a_line_each_and_not_the_menu_or_footer_of_a_page_tit
         ("Papers in Press", "paper"),
         ("Awards in 2024", "award"),
         ("Current Research Support", "award"),
+        # Talks and courses are not reported, whatever kind word qualifies them.
+        ("Past Talks", None),
+        ("Conference Presentations", None),
+        ("Awards and Talks", "award"),
     ],
 )
 def test_a_heading_announces_the_kind_its_head_noun_names(heading: str, kind: str | None) -> None:

@@ -93,6 +93,8 @@ def heading_kind(heading: str) -> str | None:
     if is_funding_lead(text):
         return "award"  # before "work" in "This work is funded by" names positions
     head = _head_phrase(text)
+    if _names_unlisted_things(head):
+        return None  # "Past Talks", "Conference Presentations": the kind word only qualifies them
     # The last kind word of the head phrase names it: "Student Awards" are awards, "Research
     # Assistants" people.
     kind = None
@@ -121,6 +123,16 @@ _UNLISTED = re.compile(
     r"|skills|outreach|software|code|datasets?|media|press|coverage|reviewing|refereeing|editorial)\b",
     re.I,
 )
+
+
+#: Headings that join two lists ("Awards and Talks") name both.
+_JOINED = re.compile(r"\s(?:and|&)\s|[,/+]")
+
+
+def _names_unlisted_things(head: str) -> bool:
+    """A head phrase whose last word names things watcher does not report, all of it one phrase."""
+    words = head.split()
+    return bool(words) and _UNLISTED.fullmatch(words[-1]) is not None and _JOINED.search(head) is None
 
 
 def is_unlisted_heading(heading: str) -> bool:
