@@ -1147,6 +1147,22 @@ def test_the_years_set_after_a_biography_position_date_it() -> None:
     ]
 
 
+def test_positions_joined_in_one_biography_sentence_are_each_read() -> None:
+    from extractors.reading.owner import read_bio_roles
+
+    text = (
+        "Before that I was a Marie Curie Fellow at the University of Alder (2022–2025) and a postdoc at "
+        "the Institute for Number Theory in Calder (2020–2022). I am a Lecturer at Rowan College and an "
+        "Honorary Fellow at the Museum of Science."
+    )
+    assert [(r.title, r.organization, r.start, r.end) for r in read_bio_roles(text)] == [
+        ("Marie Curie Fellow", "University of Alder", "2022", "2025"),
+        ("Postdoc", "Institute for Number Theory in Calder", "2020", "2022"),
+        ("Lecturer", "Rowan College", None, None),
+        ("Honorary Fellow", "Museum of Science", None, None),
+    ]
+
+
 def test_one_paragraph_per_person_gives_the_role_not_the_biography() -> None:
     html = """<h2>Graduate Students</h2>
     <p><strong>Tomasz Wojcik</strong> is a fourth-year PhD student working on subglacial hydrology.</p>

@@ -132,7 +132,23 @@ def read_bio_roles(text: str) -> list[Role]:
             role = _bio_role(match, sentence)
             if role is not None:
                 roles.append(role)
+                roles.extend(_joined_roles(sentence[match.end() :]))
                 break
+    return roles
+
+
+#: A second position joined to the first: "… at X (2022–2025) and a postdoc at Y (2020–2022)".
+_AND_ANOTHER = re.compile(
+    r"^\s*(?:\([^()]{0,40}\))?\s*,?\s*(?:and|as well as)\s+(?:also\s+)?(?:an?|the)\s+"
+    rf"(?P<title>[^,;()]{{2,80}}?)\s+(?P<link>at|in|with|of)\s+(?:the\s+)?(?P<org>[A-Z].+?){_ORG_END}"
+)
+
+
+def _joined_roles(rest: str) -> list[Role]:
+    roles = []
+    while (match := _AND_ANOTHER.match(rest)) and (role := _bio_role(match, rest)) is not None:
+        roles.append(role)
+        rest = rest[match.end() :]
     return roles
 
 
