@@ -1516,3 +1516,19 @@ def test_the_header_s_post_beside_its_dated_appointment_is_one_role_and_a_promot
         ("added", "Associate Professor"),
         ("modified", "Assistant Professor"),
     ]
+
+
+def test_a_vancouver_citation_in_press_after_its_year_is_published_when_its_volume_appears() -> None:
+    entry = "<li>Ota K*, Brun A*, <b>Lind M</b><sup>&dagger;</sup>. Risk and censoring. <i>Biostatistics</i>. {tail}"
+    other = "<li>Lind M, Sato K. Survival trees, part {n}. <i>Stat Med</i>. 2021;40({n}):1-9.</li>"
+
+    def page(tail: str) -> list[Record]:
+        others = "".join(other.format(n=n) for n in range(4))
+        return _read(f"<h2>Publications</h2><ol>{entry.format(tail=tail)}{others}</ol>")
+
+    stored = page("2024;in press.")
+    paper = _of(Paper, stored)[0]
+    assert (paper.authors, paper.venue) == (("Ota K", "Brun A", "Lind M"), "Biostatistics, in press")
+    before = [StoredItem(kind=r.kind, key=r.key, fields=record_fields(r)) for r in stored]
+    changes = diff_items(before, page("2024;25(3):812-829.")).changes
+    assert [(c.change, c.after["venue"]) for c in changes] == [("modified", "Biostatistics")]

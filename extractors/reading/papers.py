@@ -105,8 +105,8 @@ _STATUS_WORDS = (
     r"|(?:conditionally )?accepted(?: in principle| for publication)?|under (?:review|revision)|in (?:review|revision)"
     r"|(?:minor |major )?revision requested|revise (?:and|&) resubmit|r&r|submitted"
 )
-#: "X, to appear", "*X* (forthcoming)".
-_STATUS = re.compile(rf"(?:(?<=[.,;:]\s)|(?<=\())(?P<status>{_STATUS_WORDS})\b", re.I)
+#: "X, to appear", "*X* (forthcoming)", and Vancouver's "*X*. 2024;in press".
+_STATUS = re.compile(rf"(?:(?<=[.,;:]\s)|(?<=[(;]))(?P<status>{_STATUS_WORDS})\b", re.I)
 #: A status standing where the year goes in an author-date citation: "Doe, J., & Roe, B. (in press). Title.",
 #: "Doe, Jane, and Bo Roe. Forthcoming. “Title.”" (ASA, Chicago).
 _STATUS_FOR_YEAR = re.compile(rf"(?:(?<=\()|(?<=\.\s))(?P<status>{_STATUS_WORDS})\)?\.(?:\s|$)", re.I)
@@ -414,7 +414,7 @@ def _author_name(piece: str) -> str:
     dotted_initial = _is_initials(piece.rsplit(None, 1)[-1]) and ("," in piece or "." in piece[:-1])
     if piece.endswith(".") and not dotted_initial:
         piece = piece[:-1]  # the list's own full stop: "… Ostrova K."
-    return piece.strip()
+    return piece.strip(" *†‡§¶#")  # a mark the full stop hid: "Park H†."
 
 
 def _is_initials(piece: str) -> bool:
