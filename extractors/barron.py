@@ -969,6 +969,7 @@ class BarronExtractor(Extractor):
     name = "barron"
     priority = 50
     shared_fallback = True
+    expected_kinds = frozenset({"paper"})
     url_patterns = ()
 
     def detect(self, doc: Document) -> str | None:

@@ -36,6 +36,10 @@ class Extractor:
     #: A site family that reads single pages by their template: where its own reading of a
     #: page finds almost nothing, the shared reading is asked too (``with_shared_reading``).
     shared_fallback: ClassVar[bool] = False
+    #: Kinds every page the family claims lists (a paper-row template's papers): a reading
+    #: without any of them missed the page's structure (a restyled theme), so the shared
+    #: reading is asked too.
+    expected_kinds: ClassVar[frozenset[str]] = frozenset()
 
     @property
     def version(self) -> int:
@@ -72,10 +76,13 @@ class Extractor:
         returns its records.
         """
         records = self.parse(doc)
-        if self.shared_fallback and not doc.is_bundle and len(records) < THIN_READING:
-            from extractors.generic import GenericExtractor
+        if self.shared_fallback and not doc.is_bundle:
+            thin = len(records) < THIN_READING
+            if thin or (self.expected_kinds and not any(record.kind in self.expected_kinds for record in records)):
+                from extractors.generic import GenericExtractor
 
-            records = with_shared_reading(records, GenericExtractor().parse(doc))
+                # A reading with a few items of each kind keeps them: only the kinds it missed are taken.
+                records = with_shared_reading(records, GenericExtractor().parse(doc), only_missing=not thin)
         return records, ()
 
     def better_source(self, doc: Document) -> str | None:
@@ -94,12 +101,16 @@ class Extractor:
 THIN_READING = 3
 
 
-def with_shared_reading(own: Sequence[Record], shared: Sequence[Record]) -> list[Record]:
+def with_shared_reading(own: Sequence[Record], shared: Sequence[Record], *, only_missing: bool = False) -> list[Record]:
     """A family's own reading, kind by kind replaced by the shared reading where that found
-    the kind and the family did not, or found far more of it (2 papers against 17)."""
+    the kind and the family did not, or (unless ``only_missing``) found far more of it (2 papers against 17)."""
     own_counts = Counter(record.kind for record in own)
     shared_counts = Counter(record.kind for record in shared)
-    taken = {kind for kind, n in shared_counts.items() if not own_counts[kind] or n >= 2 * own_counts[kind] + 3}
+    taken = {
+        kind
+        for kind, n in shared_counts.items()
+        if not own_counts[kind] or (not only_missing and n >= 2 * own_counts[kind] + 3)
+    }
     return [r for r in own if r.kind not in taken] + [r for r in shared if r.kind in taken]
 
 

@@ -76,3 +76,21 @@ def test_bundles_and_non_html_are_not_detected() -> None:
     assert extractor.detect(Document(url="github:a/b", files={"index.html": _page()})) is None
     assert extractor.detect(Document(url="https://x.example/a.bib", text=_page(), content_type="text/x-bibtex")) is None
     assert extractor.detect(Document(url="https://x.example/", text=_page())) is not None
+
+
+def test_a_restyled_page_with_the_template_s_credit_but_no_paper_rows_has_its_papers_read() -> None:
+    card = """<article class="pub-card"><img src="t{n}.jpg"><div class="pub-body">
+    <h3 class="pub-title">{title}</h3><p class="pub-authors"><b>Ida Vance</b>, Per Holm, Rui Sato</p>
+    <p class="pub-venue"><em>CVPR</em> 202{n}</p></div></article>"""
+    titles = ["Light Transport in Fog Banks", "Sparse Voxels for Moving Water", "Relighting Glaciers at Dusk"]
+    page = f"""<html><body><header><h1>Ida Vance</h1></header>
+    <section><h2>Awards</h2><ul><li>Rising Star Award, 2024</li><li>Best Reviewer, 2023</li>
+    <li>Graduate Fellowship, 2022</li></ul></section>
+    <section><h2>Publications</h2><div class="pub-grid">
+    {"".join(card.format(n=n, title=t) for n, t in enumerate(titles))}</div></section>
+    <footer>Template from <a href="https://github.com/jonbarron/jonbarron_website">here</a>.</footer></body></html>"""
+    records, _ids = BarronExtractor().read(Document(url="https://ida.example.org/", text=page))
+    # The template's own reading finds the awards but no paper rows: the shared reading adds the papers,
+    # and the kinds the template did read are kept as it read them.
+    assert [r.title for r in records if isinstance(r, Paper)] == titles
+    assert [r.kind for r in records].count("award") == 3
