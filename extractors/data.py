@@ -128,8 +128,8 @@ def _key(name: Any) -> str:
 _TITLE = ("title", "papertitle", "articletitle")
 #: In order: where the work appeared before who published it (a chapter's book before its press).
 _VENUE = ("venue", "journal", "journaltitle", "booktitle", "book", "conference", "proceedings", "containertitle",
-          "publication", "publishedin", "journalname", "conferencename", "venuename", "series", "publisher",
-          "pubinfo")
+          "container", "in", "publication", "publishedin", "journalname", "conferencename", "venuename", "series",
+          "publisher", "pubinfo", "repository")
 _YEAR_FIELDS = ("year", "pubyear")
 _STATUS = ("status", "pubstatus", "publicationstatus", "state", "note", "notes", "details", "info", "comment")
 _DATE = ("date", "time", "when", "published", "posted", "pubdate", "datepublished", "day", "issued", "datetime",
@@ -376,7 +376,7 @@ def _paper(fields: _Fields, scope: _Scope) -> Paper | None:
     if not title:
         return None
     links = fields.links()
-    venue = fields.text(_VENUE, words=40) or _named_venue(fields) or _venue_of_links(fields) or None
+    venue = _venue_named(fields) or _named_venue(fields) or _venue_of_links(fields) or None
     # Where the paper stands ("status: In press", "year: forthcoming") belongs with the venue:
     # "In press" -> "2026" is the news.
     status = next((s for name in (*_STATUS, *_YEAR_FIELDS) if (s := publication_status(fields.text((name,))))), None)
@@ -396,7 +396,10 @@ def _paper(fields: _Fields, scope: _Scope) -> Paper | None:
         or find_arxiv(venue)
     )
     url = next((link for link in links if link.startswith("http")), None)
-    return Paper(title=title, authors=fields.authors(), venue=venue, year=year, url=url, doi=doi, arxiv=arxiv)
+    authors = fields.authors()
+    if not (authors or venue or year or doi or arxiv or url):
+        return None  # {"key": "book", "title": "Monographs"}: a group's label, not a work
+    return Paper(title=title, authors=authors, venue=venue, year=year, url=url, doi=doi, arxiv=arxiv)
 
 
 _PAPER_AWARD = ("award", "awards", "awardname", "honor", "honour", "prize")
@@ -410,6 +413,13 @@ def _paper_award(fields: _Fields, paper: Record) -> Award | None:
 
 #: The parts of a venue written as an object ({"short": "ICAS '25", "full": "Proceedings of ..."}), fullest first.
 _VENUE_PARTS = ("full", "fullname", "long", "name", "title", "text", "short", "abbr", "abbreviation", "acronym")
+
+
+def _venue_named(fields: _Fields) -> str:
+    """The first venue field that names a place of publication, not a web address (a dataset's
+    ``repository: Zenodo`` is where it appeared; ``repository: https://github.com/…`` is a link)."""
+    named = (fields.text((name,), words=40) for name in _VENUE)
+    return next((text for text in named if text and not _looks_like_link(text)), "")
 
 
 def _named_venue(fields: _Fields) -> str:

@@ -709,3 +709,20 @@ def test_a_bare_working_paper_retitled_is_one_modified_paper_but_two_are_not_gue
     two_before = [*before, Paper(title="Lobbying Politicians Abroad")]
     two_after = [*after, Paper(title="Politicians and Their Second Jobs")]
     assert sorted(c.change for c in run(two_before, two_after).changes) == ["added", "added", "removed", "removed"]
+
+
+def test_a_new_citation_style_that_turns_names_round_and_names_the_press_s_town_changes_nothing() -> None:
+    before = [
+        Paper(title="Rumour in Print", authors=("Vlasić-Brenner, Katharina",), venue="Böhlau", year=2021),
+        Paper(title="Paper Kin", authors=("Marquardt, Ilse", "Roe, Bo"), venue="Cambridge Univ. Press, forthcoming"),
+    ]
+    after = [
+        Paper(title="Rumour in Print", authors=("Katharina Vlasić-Brenner",), venue="Vienna: Böhlau", year=2021),
+        Paper(title="Paper Kin", authors=("Ilse Marquardt", "Bo Roe"), venue="Cambridge: Cambridge Univ. Press"),
+    ]
+    # The town is no news; the book that is no longer forthcoming is.
+    change = only(run(before, after))
+    assert (change.change, change.after["title"]) == ("modified", "Paper Kin")
+    assert set(change.delta or {}) == {"venue"}
+    # A press is not a town's: "Physics" -> "Nature Physics" is another venue.
+    assert meaningful_delta("paper", {"venue": "Physics"}, {"venue": "Nature Physics"})

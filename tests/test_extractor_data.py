@@ -476,3 +476,26 @@ def test_a_chapter_s_venue_is_its_book_not_its_press() -> None:
     ]}
     (paper,) = [r for r in read_data(chapters, "publications.yml").records if isinstance(r, Paper)]
     assert paper.venue == "Handbook of Welfare States"  # so renaming "book" to "venue" changes nothing
+
+
+def test_a_publication_file_s_group_labels_are_not_works_and_its_venue_fields_are_read() -> None:
+    data = {
+        "typeOrder": [{"key": "book", "title": "Monographs"}, {"key": "chapter", "title": "Book Chapters"}],
+        "items": [
+            {"type": "chapter", "title": "Rain Diaries of a River Town", "authors": ["Ana Lind"], "year": 2024,
+             "container": "Climate and Society in Early Modern Europe", "publisher": "Palgrave"},
+            {"title": "Ledgers of the Salt Trade", "authors": ["Ana Lind"], "year": 2022,
+             "in": {"title": "Trade and Empire", "editors": "B. Roe"}},
+            {"type": "dataset", "title": "TIDE-1703: Digitised Harbour Logs", "authors": ["Ana Lind"], "year": 2023,
+             "repository": "Zenodo"},
+            {"type": "software", "title": "logtagger: Tagging Harbour Logs", "authors": ["Ana Lind"], "year": 2021,
+             "repository": "https://github.com/alind/logtagger"},
+        ],
+    }
+    papers = [r for r in read_data(data, "publications.json").records if isinstance(r, Paper)]
+    assert [(p.title, p.venue) for p in papers] == [
+        ("Rain Diaries of a River Town", "Climate and Society in Early Modern Europe"),
+        ("Ledgers of the Salt Trade", "Trade and Empire"),
+        ("TIDE-1703: Digitised Harbour Logs", "Zenodo"),
+        ("logtagger: Tagging Harbour Logs", None),
+    ]

@@ -312,6 +312,8 @@ def meaningful_delta(kind: str, before: Mapping[str, Any], after: Mapping[str, A
         for name in rules
         if name in changed and _reportable(rules[name], old_view[name], new_view[name])
     }
+    if kind == "paper" and "venue" in delta and _only_place_of_publication(before.get("venue"), after.get("venue")):
+        del delta["venue"]
     if kind == "role" and "end" in delta and _one_year_written_as_range(before, after):
         del delta["end"]
     if kind == "role" and _named_within(*_title_and_place(before), *_title_and_place(after)):
@@ -320,6 +322,20 @@ def meaningful_delta(kind: str, before: Mapping[str, Any], after: Mapping[str, A
     if all(rules[name].companion for name in delta):
         return {}
     return delta
+
+
+#: A press named with its town, as author-date styles print a book's publisher: "Vienna: Böhlau".
+_PLACE_OF_PUBLICATION = re.compile(r"^[A-Z][\w.'’-]*(?:[ -][A-Z][\w.'’-]*){0,2}:\s+(?P<press>\S.*)$")
+
+
+def _only_place_of_publication(old: Any, new: Any) -> bool:
+    """The same press with its town put before it, or taken away ("Böhlau" -> "Vienna: Böhlau")."""
+    if not (isinstance(old, str) and isinstance(new, str)):
+        return False
+    for longer, shorter in ((new, old), (old, new)):
+        if (match := _PLACE_OF_PUBLICATION.match(longer)) and normalise_key(match["press"]) == normalise_key(shorter):
+            return True
+    return False
 
 
 def _one_year_written_as_range(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
@@ -776,8 +792,9 @@ def _author_signature(name: str) -> str:
         surname, _, given = name.partition(",")
         surname_words, given_words = normalise_key(surname).split(), normalise_key(given).split()
     else:
-        words = normalise_key(name).split()
-        surname_words, given_words = words[-1:], words[:-1]
+        # The last word as written is the surname, hyphen and all ("Katharina Vlasić-Brenner").
+        given, _, surname = name.strip().rpartition(" ")
+        surname_words, given_words = normalise_key(surname).split(), normalise_key(given).split()
     initial = given_words[0][:1] if given_words else ""
     return f"{' '.join(surname_words)} {initial}".strip()
 
