@@ -131,6 +131,8 @@ _VENUE = ("venue", "journal", "journaltitle", "booktitle", "book", "conference",
           "container", "in", "publication", "publishedin", "journalname", "conferencename", "venuename", "series",
           "publisher", "pubinfo", "repository")
 _YEAR_FIELDS = ("year", "pubyear")
+#: A day written as ISO dates are, whatever field holds it.
+_ISO_DAY = re.compile(r"^(?:19|20)\d\d-[01]\d-[0-3]\d(?:[T ][\d:.]+Z?)?$")
 _STATUS = ("status", "pubstatus", "publicationstatus", "state", "note", "notes", "details", "info", "comment")
 _DATE = ("date", "time", "when", "published", "posted", "pubdate", "datepublished", "day", "issued", "datetime",
          "releasedate")
@@ -278,6 +280,23 @@ class _Fields:
             if text and (not words or len(text.split()) <= words):
                 return text
         return ""
+
+    def when(self) -> Any:
+        """A date field's value, else the value of any field that is a date (``on: 2024-08-19``)."""
+        named = self.value(_DATE)
+        if named is not None:
+            return named
+        return next(
+            (v for v in self.by_key.values() if isinstance(v, date) or (isinstance(v, str) and _ISO_DAY.match(v))),
+            None,
+        )
+
+    def news_text(self) -> str:
+        """A text field's words, else the longest sentence-like value (``blurb: "Ana joins the lab …"``)."""
+        if text := self.text(_NEWS_TEXT):
+            return text
+        prose = [t for v in self.by_key.values() if isinstance(v, str) and len((t := _text(v)).split()) >= 4]
+        return max((t for t in prose if not _looks_like_link(t)), key=len, default="")
 
     def authors(self) -> tuple[str, ...]:
         value = next((v for k, v in self.by_key.items() if k.startswith("author") and _present(v)), None)
@@ -568,10 +587,10 @@ def _said_now(fields: _Fields) -> str:
 
 
 def _news(fields: _Fields, scope: _Scope) -> NewsItem | None:
-    text = fields.text(_NEWS_TEXT)
+    text = fields.news_text()
     if not text:
         return None
-    when = _iso_date(fields.value(_DATE))
+    when = _iso_date(fields.when())
     if when is None and (year := fields.text(("year",))):
         month = fields.text(("month",))
         when = parse_date_text(f"{month} {year}".strip()) or parse_date_text(year)
@@ -629,7 +648,7 @@ def _shape(fields: _Fields) -> str | None:
         return "award"
     if name and not fields.has(_VENUE) and not fields.authors():
         return "member"
-    if fields.has(_DATE) and fields.text(_NEWS_TEXT):
+    if fields.when() is not None and fields.news_text():
         return "news"
     return None
 
@@ -646,7 +665,7 @@ def _fits(kind: str, fields: _Fields) -> bool:
     if kind == "member":
         return bool(fields.name())
     if kind == "news":
-        return bool(fields.text(_NEWS_TEXT))
+        return bool(fields.news_text())
     if kind == "award":
         return fields.has((*_AWARD, "title", "name"))
     if kind == "role":

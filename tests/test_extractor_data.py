@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from github_fake import FakeGitHub
 from servers import Page, StaticSite, serve
 
@@ -498,4 +499,20 @@ def test_a_publication_file_s_group_labels_are_not_works_and_its_venue_fields_ar
         ("Ledgers of the Salt Trade", "Trade and Empire"),
         ("TIDE-1703: Digitised Harbour Logs", "Zenodo"),
         ("logtagger: Tagging Harbour Logs", None),
+    ]
+
+
+def test_news_whose_fields_have_names_of_the_site_s_own_are_read_by_their_values() -> None:
+    updates = """
+- on: 2024-08-19
+  tag: paper
+  blurb: "Three new papers this month, on soil viruses, nitrous oxide and drought."
+- on: 2024-08-01
+  tag: people
+  blurb: "Vitória Sampaio starts her MSc on mycorrhizal inoculants."
+"""
+    news = [r for r in read_data(yaml.safe_load(updates), "_data/updates.yml").records if isinstance(r, NewsItem)]
+    assert [(n.date, n.text[:24]) for n in news] == [
+        ("2024-08-19", "Three new papers this mo"),
+        ("2024-08-01", "Vitória Sampaio starts h"),
     ]
