@@ -166,6 +166,8 @@ _PERSON_HINTS = frozenset(
      "graduated", "firstjob", "nowat", "current", "year", "twitter", "scholar", "github", "description", "bio",
      "avatar", "portrait", "homepage", "webpage", "linkedin", "orcid", "title", "type", "group", "alumni", "alum"}
 )
+#: The most words a news item's title has: longer, it is the item's text itself.
+_HEADLINE_WORDS = 16
 _NEWS_TEXT = ("headline", "text", "news", "message", "title", "content", "body", "summary", "description",
               "details", "html", "markdown")
 _AWARD = ("award", "honor", "honour", "prize", "fellowship", "grant", "scholarship", "distinction")
@@ -590,6 +592,9 @@ def _news(fields: _Fields, scope: _Scope) -> NewsItem | None:
     text = fields.news_text()
     if not text:
         return None
+    headline = fields.text(("title",), words=_HEADLINE_WORDS)
+    if headline and headline != text and not text.startswith(headline.rstrip(".!")):
+        text = f"{headline.rstrip('.!:')}: {text}"  # {"title": "Welcome Tobias!", "text": "Tobias joins …"}
     when = _iso_date(fields.when())
     if when is None and (year := fields.text(("year",))):
         month = fields.text(("month",))

@@ -516,3 +516,17 @@ def test_news_whose_fields_have_names_of_the_site_s_own_are_read_by_their_values
         ("2024-08-19", "Three new papers this mo"),
         ("2024-08-01", "Vitória Sampaio starts h"),
     ]
+
+
+def test_a_news_item_s_headline_leads_its_text() -> None:
+    items = {"items": [
+        {"published": "2025-03-01", "title": "Katharina elected Vice-Dean", "text": "Katharina starts as Vice-Dean."},
+        {"published": "2025-02-03", "title": "Welcome Tobias!", "text": "Tobias Gruber joins the lab."},
+        {"published": "2025-01-10", "title": "Paper out", "text": "Paper out in Past & Present."},
+    ]}
+    news = [r for r in read_data(items, "news.json").records if isinstance(r, NewsItem)]
+    assert [n.text for n in news] == [
+        "Katharina elected Vice-Dean: Katharina starts as Vice-Dean.",
+        "Welcome Tobias: Tobias Gruber joins the lab.",
+        "Paper out in Past & Present.",
+    ]
