@@ -1532,3 +1532,13 @@ def test_a_vancouver_citation_in_press_after_its_year_is_published_when_its_volu
     before = [StoredItem(kind=r.kind, key=r.key, fields=record_fields(r)) for r in stored]
     changes = diff_items(before, page("2024;25(3):812-829.")).changes
     assert [(c.change, c.after["venue"]) for c in changes] == [("modified", "Biostatistics")]
+
+
+def test_a_page_s_modified_date_in_its_title_block_is_not_a_paper() -> None:
+    html = """<main><header class="quarto-title-block"><h1 class="title">Publications</h1>
+    <div class="quarto-title-meta"><div class="quarto-title-meta-heading">Modified</div>
+    <div class="quarto-title-meta-contents"><p class="date-modified">January 20, 2025</p></div></div></header>
+    <h2>2025</h2><ol><li>Gallagher, A. &amp; <strong>Lind, I.</strong> Lysogeny in a fjord. <em>Environ. Microbiol.</em>
+    <strong>17</strong>, e70012 (2025).</li><li>Eide, J. &amp; <strong>Lind, I.</strong> Viral shunts in winter.
+    <em>ISME J.</em> <strong>19</strong>, 88 (2025).</li></ol></main>"""
+    assert [p.title for p in _of(Paper, _read(html))] == ["Lysogeny in a fjord", "Viral shunts in winter"]

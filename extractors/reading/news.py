@@ -13,7 +13,7 @@ import re
 from extractors.reading.context import LINK_WORDS, Context, Reading, is_noise
 from extractors.reading.dates import find_date, leading_date, parse_date_text
 from extractors.reading.entries import Entry, is_cited
-from extractors.reading.names import is_person_name
+from extractors.reading.names import author_prefix, is_person_name
 from watcher.records import NewsItem
 from watcher.text import clean_text
 
@@ -58,9 +58,22 @@ def read_news(entry: Entry, context: Context) -> Reading | None:
         score = 0.35
     score += 0.15 if len(text.split()) >= 4 or title else 0.0  # a sentence, or a post's title over its summary
     score += 0.1 if url else 0.0
-    if context.kind != "news" and is_cited(entry):
+    if context.kind != "news" and (is_cited(entry) or _opens_with_cited_authors(kept, date)):
         score -= 0.4  # a dated citation, unless the heading announces news
     return Reading.of(NewsItem(text=text, date=date, url=url), score)
+
+
+#: An initial as citations write them: "A.", or "AL" after a surname ("Okoro D, Ferreira AL").
+_INITIAL = re.compile(r"\b[A-Z]\.|\b[A-Z]{1,3}\b(?=[,.]|\s*$)")
+
+
+def _opens_with_cited_authors(lines: list[str], date: str | None) -> bool:
+    """A citation by its shape: dated by a bare year, and opening with authors written with their
+    initials ("Gallagher, A. & Lind, I. Lysogeny in a fjord. …"). News names people by their names."""
+    if not lines or not date or len(date) != 4:
+        return False
+    cut = author_prefix(lines[0])
+    return cut > 0 and _INITIAL.search(lines[0][:cut]) is not None
 
 
 def _post_title(entry: Entry, lines: list[str]) -> str | None:

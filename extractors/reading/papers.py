@@ -178,8 +178,8 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
     words = len(title.split())
     if (words < 2 and not _CHAPTER.match(lines[0])) or words > 50 or looks_like_authors(title) or is_link_label(title):
         return None
-    if words <= 8 and is_venue(title):
-        return None  # "CVPR, 2025" on a line of its own is where a paper appeared, not one
+    if words <= 8 and (is_venue(title) or parse_date_text(title)):
+        return None  # "CVPR, 2025" on a line of its own is where a paper appeared, not one; a date is when
     if _is_journal(title, text):
         return None  # "*Ann. Probab.* **51** (2023), 1021–1060": a journal with its volume, not a title
     if is_prose(title, 25):
