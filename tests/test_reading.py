@@ -1542,3 +1542,24 @@ def test_a_page_s_modified_date_in_its_title_block_is_not_a_paper() -> None:
     <strong>17</strong>, e70012 (2025).</li><li>Eide, J. &amp; <strong>Lind, I.</strong> Viral shunts in winter.
     <em>ISME J.</em> <strong>19</strong>, 88 (2025).</li></ol></main>"""
     assert [p.title for p in _of(Paper, _read(html))] == ["Lysogeny in a fjord", "Viral shunts in winter"]
+
+
+def test_headings_with_a_permalink_block_head_their_lists_and_bold_titles_are_read_whole() -> None:
+    heading = """<h2 class="relative group">{text} <div id="{id}" class="anchor"></div><span class="absolute">
+    <a href="#{id}" aria-label="Anchor">#</a></span></h2>"""
+    entry = "<li><strong>{title}</strong> ({year}). With Ana Roe. <em>{journal}</em> {tail}. <a href='p'>PDF</a></li>"
+    rows = [
+        ("Mayors, Machines, and the Decline of Party Brands", 2022, "Latin American Politics", "64(2): 45–71"),
+        ("Protest and Punishment: The 2019 Uprising and Vote Shares", 2022, "Electoral Studies", "78: 102491"),
+        ("Term Limits and Candidate Entry", 2020, "Party Politics", "26(6): 741–753"),
+    ]
+    html = (
+        heading.format(text="Peer-reviewed articles", id="articles")
+        + "<ol>" + "".join(entry.format(title=t, year=y, journal=j, tail=v) for t, y, j, v in rows) + "</ol>"
+        + heading.format(text="Working papers", id="wp")
+        + "<ol><li><strong>Who Punishes Corruption?</strong> With Bo Roe.</li>"
+        + "<li><strong>Broadband Expansion and Rural Turnout</strong> (2025). With Ana Prieto.</li></ol>"
+    )
+    papers = _of(Paper, _read(html))
+    assert [(p.title, p.venue) for p in papers[:3]] == [(t, j) for t, _y, j, _v in rows]
+    assert [p.title for p in papers[3:]] == ["Who Punishes Corruption?", "Broadband Expansion and Rural Turnout"]

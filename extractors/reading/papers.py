@@ -237,7 +237,7 @@ def _title(entry: Entry, lines: Sequence[str], text: str) -> tuple[str | None, b
         quoted = _SINGLE_QUOTED.search(text, 0, 1000)  # a title opens a citation, not its 10th line
     if quoted and len(quoted.group(1).split()) >= 2 and not looks_like_authors(quoted.group(1)):
         return quoted.group(1).strip(" ,."), True
-    if author_prefix(lines[0]):
+    if (cut := author_prefix(lines[0])) and not _opens_with_a_marked_title(entry, lines[0], cut):
         # A citation that starts with its authors: its title is what follows them and the year,
         # whatever the links after it say ("peer-reviewed article", "preprint").
         structural = _before_italic_venue(_citation_title(lines, text), entry)
@@ -254,8 +254,16 @@ def _title(entry: Entry, lines: Sequence[str], text: str) -> tuple[str | None, b
     return _citation_title(lines, text), False
 
 
+def _opens_with_a_marked_title(entry: Entry, line: str, cut: int) -> bool:
+    """Whether what reads as a leading author list is the start of a bold or linked title that goes
+    on past it ("**Mayors, Machines, and the Decline of Party Brands** (2022). *Journal* …")."""
+    return any(line.startswith(span.text) and len(span.text) > cut for span in _marked(entry) if span.kind != "italic")
+
+
 _MARK_WEIGHT = {"link": 6, "bold": 6, "italic": 4}
-_METADATA = re.compile(r"\b(?:pmid|pmcid|doi|issn|isbn|vol|pp|if)\b|\d{4,}|=", re.I)
+#: What a linked venue line holds and a title does not: identifiers, long numbers, a year closed by
+#: citation punctuation ("Nature. 2021;7"). A year inside a title ("The 2019 Estallido") is words.
+_METADATA = re.compile(r"\b(?:pmid|pmcid|doi|issn|isbn|vol|pp|if)\b|\d{5,}|\b\d{4}(?:\s*[.;:(]|$)|=", re.I)
 
 
 def _candidate_score(span: Span, order: int) -> int:

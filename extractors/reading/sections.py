@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from extractors.reading.names import is_person_name
 from extractors.reading.records import Group, is_header_row, is_heading_line
-from extractors.reading.tree import Box, Line
+from extractors.reading.tree import ANCHOR_MARKS, Box, Line
 from extractors.reading.vocabulary import heading_kind, hint_kind, is_unlisted_heading, is_year_heading
 
 __all__ = ["Placed", "Section", "segment"]
@@ -27,8 +27,6 @@ __all__ = ["Placed", "Section", "segment"]
 #: Elements that end the scope of the headings inside them.
 _SECTIONING = frozenset({"section", "article", "aside", "main", "body", "header"})
 _PSEUDO_LEVEL = 6.5
-#: Permalink marks generators put beside headings ("Publications #", "News ¶").
-_ANCHOR_MARKS = " #¶§🔗⚓"
 
 
 @dataclass(slots=True, eq=False)
@@ -132,7 +130,7 @@ def segment(top: Box, records: dict[int, Group], page_heading: str = "") -> Sect
         if box.tag == "tr" and is_header_row(box):
             continue  # column names: a table's caption may come from them (below), never an item
         if box.level:
-            text = box.text.strip(_ANCHOR_MARKS)
+            text = box.text.strip(ANCHOR_MARKS)
             if text:
                 current = _open(current, text, box.level, box)
             continue

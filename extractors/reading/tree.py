@@ -28,6 +28,7 @@ from watcher.budget import check_deadline
 from watcher.text import clean_text
 
 __all__ = [
+    "ANCHOR_MARKS",
     "MAX_TEXT",
     "Box",
     "Line",
@@ -218,13 +219,19 @@ _ITALIC_STYLE = re.compile(r"font-style\s*:\s*italic", re.I)
 _EXIT = object()
 
 
+#: Permalink marks generators put beside headings ("Publications #", "News ¶").
+ANCHOR_MARKS = " #¶§🔗⚓"
+
+
 def _holds_an_entry(heading: Box) -> bool:
     """A heading element wrapping a list, or paragraphs of more than one line: an entry set in
-    heading type. Its text alone in a wrapper (a site builder's ``<h2><div><span>News``) is a heading."""
+    heading type. Its text alone in a wrapper (a site builder's ``<h2><div><span>News``), or beside
+    an anchor's block and its permalink mark, is a heading."""
     blocks = [c for c in heading.children if type(c) is Box]
     if any(b.tag in _LIST_TAGS for b in blocks):
         return True
-    return any(b.tag in _PARAGRAPH_TAGS for b in blocks) and sum(1 for line in heading.lines() if line.text) > 1
+    worded = sum(1 for line in heading.lines() if line.text.strip(ANCHOR_MARKS))
+    return any(b.tag in _PARAGRAPH_TAGS for b in blocks) and worded > 1
 
 
 def _styled(style: str) -> str:
