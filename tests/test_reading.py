@@ -1563,3 +1563,23 @@ def test_headings_with_a_permalink_block_head_their_lists_and_bold_titles_are_re
     papers = _of(Paper, _read(html))
     assert [(p.title, p.venue) for p in papers[:3]] == [(t, j) for t, _y, j, _v in rows]
     assert [p.title for p in papers[3:]] == ["Who Punishes Corruption?", "Broadband Expansion and Rural Turnout"]
+
+
+def test_a_utility_class_that_sets_bold_marks_a_post_s_title_as_bold_type_does() -> None:
+    card = """<a href="/posts/{n}/" class="min-w-full"><div class="border rounded"><div class="px-6 py-4">
+    <div class="font-bold text-xl hover:underline">{title}</div>
+    <div class="text-sm"><span title="Original content date">{date}</span><span>&middot;</span><span>1 min</span></div>
+    <div class="py-1 prose">{summary}</div></div></div></a>"""
+    posts = [
+        ("Our article on local elections is out", "11 March 2024", "The article with Bo Roe is now published."),
+        ("Best Paper Award from the section", "15 January 2024", "Ana Ruiz and I received the paper award."),
+        ("Visiting the Kellogg Institute this fall", "27 May 2024", "I will spend the fall semester in Indiana."),
+    ]
+    html = "<h2>Recent</h2><section>" + "".join(
+        card.format(n=n, title=t, date=d, summary=s) for n, (t, d, s) in enumerate(posts)
+    ) + "</section>"
+    assert [(n.date, n.text) for n in _of(NewsItem, _read(html))] == [
+        ("2024-03-11", "Our article on local elections is out"),
+        ("2024-01-15", "Best Paper Award from the section"),
+        ("2024-05-27", "Visiting the Kellogg Institute this fall"),
+    ]

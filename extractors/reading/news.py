@@ -79,7 +79,7 @@ def _opens_with_cited_authors(lines: list[str], date: str | None) -> bool:
 def _post_title(entry: Entry, lines: list[str]) -> str | None:
     """The title a post's entry sets over its summary (a heading or a title field, then more
     lines), or None when the entry is one sentence of news."""
-    title = entry.fields.get("title") or entry.heading or _linked_first_line(entry, lines)
+    title = entry.fields.get("title") or entry.heading or _marked_first_line(entry, lines)
     if not title or len(lines) < 2 or lines[0] != title or len(title.split()) < 2:
         return None
     return title
@@ -106,10 +106,10 @@ def _field_date(named: str) -> str | None:
     return found[0] if found else None
 
 
-def _linked_first_line(entry: Entry, lines: list[str]) -> str | None:
-    """A first line that is all one link, the post's title as blog lists link it."""
+def _marked_first_line(entry: Entry, lines: list[str]) -> str | None:
+    """A first line that is all one link or all bold, the post's title as blog lists set it."""
     first = lines[0] if lines else ""
-    return first if first and any(s.kind == "link" and s.text == first for s in entry.spans) else None
+    return first if first and any(s.kind in ("link", "bold") and s.text == first for s in entry.spans) else None
 
 
 def _date_and_lines(entry: Entry) -> tuple[str | None, list[str]]:

@@ -241,6 +241,26 @@ def _styled(style: str) -> str:
     return "italic" if _ITALIC_STYLE.search(style) else ""
 
 
+#: Utility classes that set bold or italics (Tailwind ``font-bold``, Bootstrap ``fw-semibold``, ``fst-italic``).
+_BOLD_CLASSES = frozenset({"font-bold", "font-semibold", "font-extrabold", "font-black", "fw-bold", "fw-semibold",
+                           "fw-bolder", "font-weight-bold", "bold", "strong", "text-bold"})
+_ITALIC_CLASSES = frozenset({"italic", "fst-italic", "font-italic", "text-italic"})
+
+
+def _class_style(cls: str | None) -> str:
+    """The mark a utility class sets: "bold", "italic", or ""."""
+    if not cls or ("bold" not in cls and "italic" not in cls and "strong" not in cls):
+        return ""  # most classes set neither
+    words = set(cls.lower().split())
+    if words & _BOLD_CLASSES:
+        return "bold"
+    return "italic" if words & _ITALIC_CLASSES else ""
+
+
+#: The most characters of a block marked bold by its class that read as one bold span (a card's title).
+_STYLED_BLOCK = 200
+
+
 class _Builder:
     """One walk over a lexbor tree, gathering inline text into lines of the open block."""
 
@@ -327,6 +347,10 @@ class _Builder:
             self.flush(box)
             hint = _hint(attrs)
             child = Box(tag, hint, [], level, field_of(hint) if hint else "")
+            if hint and (kind := _class_style(attrs.get("class"))):
+                text = clean_text(node.text(deep=True, separator=" "))
+                if 0 < len(text) <= _STYLED_BLOCK:
+                    self.spans.append(Span(kind, text))  # ``<div class="font-bold">Title</div>``
             box.children.append(child)
             stack.append(child)
             stack.append(_EXIT)
@@ -353,8 +377,9 @@ class _Builder:
             kind = "bold"
         elif tag in _ITALIC:
             kind = "italic"
-        elif tag == "span" and (style := attrs.get("style")):
-            kind = _styled(style)  # site builders set bold and italics as inline styles
+        elif tag == "span" and attrs:
+            # Site builders set bold and italics as inline styles, utility frameworks as classes.
+            kind = _styled(attrs.get("style") or "") or _class_style(attrs.get("class"))
         hint = _hint(attrs) if attrs else ""
         named = field_of(hint) if hint else ""
         if tag == "papertitle":
