@@ -37,9 +37,12 @@ from extractors.data import authors_of, read_data_files
 from extractors.generic import node_text, records_from_markdown
 from extractors.jekyll_data import collection_records, news_from_post
 from extractors.markdown import front_matter_text, load_yaml, parse_front_matter, without_liquid
+from extractors.reading.context import Context
 from extractors.reading.dates import SEASONS, full_end_year, parse_date_text
-from extractors.reading.papers import status_stated, with_status
+from extractors.reading.entries import entry_of_box
+from extractors.reading.papers import read_paper, status_stated, with_status
 from extractors.reading.roles import dedupe_roles
+from extractors.reading.tree import tree_from_html
 from extractors.reading.vocabulary import heading_kind
 from watcher.records import Award, Document, NewsItem, Paper, Record, Role
 from watcher.text import (
@@ -590,7 +593,7 @@ def _archive_paper(item: LexborNode) -> Paper | None:
             year = parse_year(text) or year
         elif text.lower().startswith("recommended citation"):
             citation = re.sub(r"(?i)^recommended citation:\s*", "", text)
-    return Paper(
+    paper = Paper(
         title=title,
         authors=citation_authors(citation),
         venue=clean_text(venue) or None,
@@ -598,6 +601,27 @@ def _archive_paper(item: LexborNode) -> Paper | None:
         url=(link.attributes.get("href") if link is not None else None) or None,
         doi=next((d for d in map(find_doi, [*hrefs, citation]) if d), None),
         arxiv=next((a for a in map(find_arxiv, hrefs) if a), None),
+    )
+    if venue is None and not citation:
+        return _with_excerpt_citation(paper, item)
+    return paper
+
+
+def _with_excerpt_citation(paper: Paper, item: LexborNode) -> Paper:
+    """An item whose excerpt is its citation ("Okafor, C.; **Adeyemi, N.** *ChemRxiv* **2023**, preprint"),
+    not a "Published in" line: the shared reader reads the item's authors, venue and year."""
+    entry = entry_of_box(tree_from_html(item.html or ""))
+    reading = read_paper(entry, Context(kind="paper"))
+    cited = reading.record if reading is not None else None
+    if not isinstance(cited, Paper) or cited.title != paper.title:
+        return paper
+    return dataclasses.replace(
+        paper,
+        authors=paper.authors or cited.authors,
+        venue=cited.venue,
+        year=paper.year or cited.year,
+        doi=paper.doi or cited.doi,
+        arxiv=paper.arxiv or cited.arxiv,
     )
 
 

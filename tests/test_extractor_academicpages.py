@@ -248,3 +248,20 @@ def test_lists_the_theme_keeps_in_data_files_are_read_where_no_page_gives_the_ki
         ("Minimum Wage Spillovers in Segmented Markets", (), "Revise & Resubmit, Quarterly Review of Economic Studies"),
     ]
     assert [(a.title, a.year) for a in records if isinstance(a, Award)] == [("Research Grant", 2024)]
+
+
+def test_an_archive_item_whose_excerpt_is_its_citation_gives_authors_and_journal() -> None:
+    from extractors.academicpages import rendered_records
+
+    item = """<div class="list__item"><article class="archive__item">
+    <h2 class="archive__item-title"><a href="/publications/{slug}/">{title}</a></h2>
+    <p class="page__meta"><time datetime="2023-04-01T00:00:00+00:00">April 1, 2023</time></p>
+    <p class="archive__item-excerpt">Okafor, C.; <strong>Lind, N.</strong> {cited}</p></article></div>"""
+
+    def page(cited: str) -> str:
+        return "<h2>2023</h2>" + item.format(slug="solvation", title="Learned solvation energies", cited=cited)
+
+    (before,) = rendered_records(page("<i>ChemRxiv</i> <b>2023</b>, preprint, DOI: 10.26434/chemrxiv-2023-8k2lq."))
+    (after,) = rendered_records(page("<i>J. Chem. Theory Comput.</i> <b>2023</b>, <i>19</i>, 8123–8136."))
+    assert (before.authors, before.venue, before.year) == (("Okafor, C.", "Lind, N."), "ChemRxiv", 2023)
+    assert (after.authors, after.venue) == (("Okafor, C.", "Lind, N."), "J. Chem. Theory Comput")

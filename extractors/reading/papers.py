@@ -150,12 +150,16 @@ def _italic_venue(text: str) -> bool:
     ("Journal of Elections, Public Opinion and Parties"), but not an author set in italics."""
     if is_venue(text):
         return True
+    if not any(ch.isalpha() for ch in text):
+        return False  # an italic volume ("*19*, 8123–8136")
     # Journals often name no venue word ("Blood", "Political Analysis"); a name never is one.
     words = text.split()
-    # "J. Catal.", "J. Phys. Chem. C": abbreviations, the last one perhaps a section's letter.
-    abbreviated = all(w.endswith(".") or (w is words[-1] and len(w) == 1 and w.isupper()) for w in words) and any(
-        len(word) > 3 for word in words
-    )
+    # "J. Catal.", "J. Phys. Chem. C", "J. Chem. Theory Comput.": abbreviations, the last one
+    # perhaps a section's letter; a name's initials are one letter each.
+    abbreviated = (
+        all(w.endswith(".") or (w is words[-1] and len(w) == 1 and w.isupper()) for w in words)
+        and any(len(word) > 3 for word in words)
+    ) or (sum(w.endswith(".") for w in words) >= 2 and any(w.endswith(".") and len(w) > 3 for w in words))
     if len(words) <= 4 and any(_INITIAL.fullmatch(word) for word in words) and not abbreviated:
         return False  # "Chen B", "J. Doe": an author set in italics; "J. Catal." is a journal
     return len(words) <= 12 and not looks_like_authors(text)
@@ -397,12 +401,21 @@ def _authors(entry: Entry, lines: Sequence[str], title: str, rest: str) -> tuple
             continue
         cut = author_prefix(line)
         if cut:
-            return author_names(line[:cut])
+            return author_names(line[: _before_italics(entry, line, cut)])
         for piece in _pieces(line):
             bare = _VENUE_PREFIX.sub("", piece)
             if looks_like_authors(bare):
                 return author_names(bare)
     return ()
+
+
+def _before_italics(entry: Entry, line: str, cut: int) -> int:
+    """Where an author list ends at the latest: before an italic journal it ran into, as initials
+    would ("Okafor, C.; Adeyemi, N. *J. Chem. Theory Comput.* 2023")."""
+    for span in entry.spans:
+        if span.kind == "italic" and len(span.text) > 2 and 0 < (start := line.find(span.text)) < cut:
+            cut = start
+    return cut
 
 
 def author_names(text: str) -> tuple[str, ...]:
