@@ -1583,3 +1583,21 @@ def test_a_utility_class_that_sets_bold_marks_a_post_s_title_as_bold_type_does()
         ("2024-01-15", "Best Paper Award from the section"),
         ("2024-05-27", "Visiting the Kellogg Institute this fall"),
     ]
+
+
+def test_award_cards_titled_by_their_award_give_its_year_and_not_the_recipient() -> None:
+    card = """<div class="col"><div class="card"><div class="card-body"><div class="small">{year}</div>
+    <h3 class="card-title">{title}</h3><p class="card-text">{who}</p></div></div></div>"""
+    rows = [
+        (2024, "Excellence in Teaching Award", "Prof. Jihoon Baek"),
+        (2023, "Best Paper Award Finalist in Medical Robotics, IEEE ICRA 2023", "Dohyun Kim"),
+        (2022, "Best Doctoral Dissertation Award", "Yuna Kang"),
+    ]
+    html = '<h2>Honors &amp; Awards</h2><div class="row">' + "".join(
+        card.format(year=y, title=t, who=w) for y, t, w in rows
+    ) + "</div>"
+    assert [(a.title, a.year) for a in _of(Award, _read(html))] == [
+        ("Excellence in Teaching Award", 2024),
+        ("Best Paper Award Finalist in Medical Robotics", 2023),
+        ("Best Doctoral Dissertation Award", 2022),
+    ]

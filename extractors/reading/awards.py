@@ -30,6 +30,8 @@ _LEADING_YEAR = re.compile(
 )
 _TRAILING_YEAR = re.compile(r"[,(\s]*\b(?:19|20)\d\d\b(?:\s*[-–—/]\s*(?:19|20)?\d\d)?\)?[.,]?\s*$")
 _COMMA = re.compile(r",\s+")
+#: The most characters of a card's line that gives only its award's year ("2024", "March 2024").
+_YEAR_LINE = 20
 _QUOTED_PROJECT = re.compile(r"[“\"]([^”\"]{10,200})[”\"]")
 #: A few capitalised words after a dash, naming who gave an award ("– CVPR 2023"), not a reason.
 _GIVER = re.compile(r"^(?!For\b)[A-Z][\w&.'-]*(?:\s+(?:[A-Z0-9][\w&.'-]*|of|the|and|for|on|in)){0,6}\.?$")
@@ -52,11 +54,16 @@ def read_award(entry: Entry, context: Context) -> Reading | None:
     if not lines or any(_COPYRIGHT.search(line) for line in entry.lines):
         return None  # nothing but furniture, or a page's footer (its address, its copyright)
     line = " ".join(_award_cells(entry)) if entry.cells else lines[0]
+    if entry.heading and not entry.cells and entry.heading in lines and AWARD_WORDS.search(entry.heading):
+        line = entry.heading  # a card titled by its award, its year and recipient on lines of their own
     if _THANKS.search(line):
         return None  # "We gratefully acknowledge support from …": thanks, not an honour
     award = parse_award_line(line, [s.text for s in entry.links])
     if award is None or _ONLY_HEADING_WORDS.fullmatch(award.title):
         return None  # "Awards", "Honors & Awards": a heading or a menu link, not an award
+    if award.year is None and line is entry.heading:
+        year = next((y for other in lines if (y := parse_year(other)) and len(other) <= _YEAR_LINE), None)
+        award = Award(title=award.title, organization=award.organization, year=year)
     if award.year is None and context.date:
         award = Award(title=award.title, organization=award.organization, year=parse_year(context.date))
     named = AWARD_WORDS.search(line) is not None
