@@ -1601,3 +1601,20 @@ def test_award_cards_titled_by_their_award_give_its_year_and_not_the_recipient()
         ("Best Paper Award Finalist in Medical Robotics", 2023),
         ("Best Doctoral Dissertation Award", 2022),
     ]
+
+
+def test_a_type_badge_before_a_title_and_an_honour_badge_after_it_are_not_its_words() -> None:
+    entry = """<li class="pub"><div class="pub-title fw-semibold">
+    <span class="badge text-bg-success">{kind}</span>{title}{honour}</div>
+    <div class="pub-authors">T. Jung and <strong>J. Baek</strong></div>
+    <div class="pub-venue">in <em>Proc. IEEE Conf. Soft Robot.</em>, Singapore, {year}, pp. 88&ndash;93</div></li>"""
+    honour = '<span class="badge text-bg-warning ms-1">Best Paper Award Finalist</span>'
+    rows = [("Conference", "Knitted strain sensors for soft exosuits", honour, 2023),
+            ("Journal", "Gait phase estimation on a microcontroller", "", 2022),
+            ("Conference", "Cable routing for hip exosuits", "", 2021)]
+    html = "<h2>Publications</h2><ul>" + "".join(
+        entry.format(kind=k, title=t, honour=h, year=y) for k, t, h, y in rows
+    ) + "</ul>"
+    records = _read(html)
+    assert [p.title for p in _of(Paper, records)] == [t for _k, t, _h, _y in rows]
+    assert [(a.title, a.year) for a in _of(Award, records)] == [("Best Paper Award Finalist", 2023)]

@@ -178,7 +178,7 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
     title, marked = _title(entry, lines, text)
     if not title:
         return None
-    title = clean_title(_BADGE_AFTER_TITLE.sub("", title))
+    title = clean_title(_BADGE_AFTER_TITLE.sub("", _without_badges(title, entry)))
     words = len(title.split())
     if (words < 2 and not _CHAPTER.match(lines[0])) or words > 50 or looks_like_authors(title) or is_link_label(title):
         return None
@@ -227,6 +227,19 @@ _PAPER_HONOUR = re.compile(
     r"(?:\s+(?:honou?rable mention|runner[- ]up|finalist|nominee))?)",
     re.I,
 )
+
+
+def _without_badges(title: str, entry: Entry) -> str:
+    """A title without the badges set at its ends ("Conference", "Best Paper Award Finalist")."""
+    for span in entry.spans:
+        badge = span.text
+        if span.kind != "badge" or not badge or badge == title:
+            continue
+        if title.startswith(badge):
+            title = title[len(badge) :].lstrip(" :-–—|")
+        elif title.endswith(badge):
+            title = title[: -len(badge)].rstrip(" :-–—|")
+    return title
 
 
 def _title(entry: Entry, lines: Sequence[str], text: str) -> tuple[str | None, bool]:

@@ -217,6 +217,8 @@ _ITALIC = frozenset({"i", "em", "cite", "var", "dfn"})
 _BOLD_STYLE = re.compile(r"font-weight\s*:\s*(?:bold|[6-9]00)", re.I)
 _ITALIC_STYLE = re.compile(r"font-style\s*:\s*italic", re.I)
 _EXIT = object()
+#: A space after an inline element a browser draws as a box of its own (a badge).
+_GAP = object()
 
 
 #: Permalink marks generators put beside headings ("Publications #", "News ¶").
@@ -294,6 +296,9 @@ class _Builder:
                 box = stack.pop()
                 self.flush(box)  # type: ignore[arg-type]
                 continue
+            if item is _GAP:
+                self.frags.append(" ")
+                continue
             node, box, is_root = item  # type: ignore[misc]
             if is_root:
                 self._push_children(stack, node, box)
@@ -363,6 +368,11 @@ class _Builder:
                 # "Title<span class="badge">Preprint</span>"); a browser shows them apart.
                 self.frags.append(" ")
         self._inline(node, tag, attrs)
+        if attrs and _is_badge(attrs):
+            # "<span class="badge">Conference</span>Knitted sensors": drawn as its own box, apart
+            # from the text after it; kept as a badge so a title can be read without it.
+            self.spans.append(Span("badge", clean_text(node.text(deep=True, separator=" "))))
+            stack.append(_GAP)
         self._push_children(stack, node, box)
 
     def _inline(self, node: LexborNode, tag: str, attrs: dict[str, str | None]) -> None:
