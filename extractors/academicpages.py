@@ -402,6 +402,7 @@ _ROLE_HEADINGS = re.compile(
 _AWARD_HEADINGS = re.compile(r"awards?|honou?rs?|fellowships?|prizes?|recognition|grants?", re.I)
 _PROJECT_HEADINGS = re.compile(r"projects?", re.I)
 _NEWS_HEADINGS = re.compile(r"news|updates|announcements", re.I)
+_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
 _SKIPPED_HEADINGS = re.compile(r"education|skills|languages|teaching|service|talks|contact", re.I)
 _VENUE_LABEL = re.compile(r"^([A-Za-z][A-Za-z&\-. ]{1,30}?)\s*['’]?\s*((?:19|20)?\d\d)$")
 
@@ -415,6 +416,14 @@ def read_sections(sections: Iterable[Section]) -> tuple[list[Record], bool]:
         if not heading or _SKIPPED_HEADINGS.search(heading):
             continue
         items = list_items(section.lines)
+        if not items and any(_TABLE_ROW.match(line) for line in section.lines):
+            # A CV section set as a Markdown table ("| Dates | Position | Organisation |"): the
+            # shared reader reads tables by their columns.
+            kind = "award" if _AWARD_HEADINGS.search(heading) else "role" if _ROLE_HEADINGS.search(heading) else ""
+            table = records_from_markdown(f"## {heading}\n\n" + "\n".join(section.lines)) if kind else []
+            records.extend(r for r in table if r.kind == kind)
+            has_positions = has_positions or any(r.kind == "role" for r in table)
+            continue
         if _AWARD_HEADINGS.search(heading):
             records.extend(a for a in (_award_line(i.head) for i in items) if a)
         elif _ROLE_HEADINGS.search(heading):

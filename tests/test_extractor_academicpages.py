@@ -265,3 +265,32 @@ def test_an_archive_item_whose_excerpt_is_its_citation_gives_authors_and_journal
     (after,) = rendered_records(page("<i>J. Chem. Theory Comput.</i> <b>2023</b>, <i>19</i>, 8123–8136."))
     assert (before.authors, before.venue, before.year) == (("Okafor, C.", "Lind, N."), "ChemRxiv", 2023)
     assert (after.authors, after.venue) == (("Okafor, C.", "Lind, N."), "J. Chem. Theory Comput")
+
+
+def test_cv_sections_set_as_markdown_tables_are_read_by_their_columns() -> None:
+    cv = """## Education
+
+| Degree | Institution | Year |
+|---|---|---|
+| Ph.D. in Economics | Boston University | 2024 |
+
+## Academic positions
+
+| Dates | Position | Organisation |
+|---|---|---|
+| 2024–present | Assistant Professor of Economics | Universidad Carlos III de Madrid |
+| 2019–2024 | Teaching Fellow | Department of Economics, Boston University |
+
+## Honors and grants
+
+| Year | Award |
+|---|---|
+| 2024 | Outstanding Teaching Fellow Award, Boston University |
+"""
+    records, has_positions = read_sections(markdown_sections(cv))
+    assert has_positions
+    assert [(r.title, r.organization, r.start, r.end) for r in records if isinstance(r, Role)] == [
+        ("Assistant Professor of Economics", "Universidad Carlos III de Madrid", "2024", None),
+        ("Teaching Fellow", "Department of Economics, Boston University", "2019", "2024"),
+    ]
+    assert [(a.title, a.year) for a in records if isinstance(a, Award)] == [("Outstanding Teaching Fellow Award", 2024)]
