@@ -61,6 +61,7 @@ __all__ = [
     "bio_records",
     "load_yaml",
     "markdown_sections",
+    "new_bio_records",
     "parse_front_matter",
     "parse_role_line",
     "read_sections",
@@ -69,6 +70,8 @@ __all__ = [
 
 # ---------------------------------------------------------------- markdown basics
 
+#: A reference-style link, "[Min-Yen Kan][kan]" or "[Kan][]", whose target is defined elsewhere.
+_REFERENCE_LINK = re.compile(r"\[([^\[\]]+)\]\[[^\[\]]*\]")
 _LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]*)>?(?:\s+\"[^\"]*\")?\s*\)")
 _HTML_TAG = re.compile(r"<[^>]+>")
 _EMPHASIS = re.compile(r"(\*{1,3}|_{1,3})(?=\S)(.+?)(?<=\S)\1")
@@ -81,6 +84,7 @@ def strip_markdown(text: str) -> str:
     """Plain text of a markdown fragment: links become their text; emphasis, HTML and templating go."""
     text = without_liquid(text)
     text = _LINK.sub(lambda m: m.group(1), text)
+    text = _REFERENCE_LINK.sub(r"\1", text)
     text = _HTML_TAG.sub(" ", text)
     for _ in range(2):  # nested emphasis (**_x_**)
         text = _EMPHASIS.sub(r"\2", text)
@@ -842,12 +846,26 @@ def _parse_markdown_pages(texts: Sequence[str]) -> list[Record]:
         records.extend(found)
         has_positions = has_positions or positions
         prose += [p for s in sections if not s.heading for p in paragraphs(s.lines)]
-    known = {normalise_key(r.title) for r in records if isinstance(r, Role)}
-    for record in bio_records("\n\n".join(prose), roles=not has_positions):
-        if isinstance(record, Role) and any(k.startswith(normalise_key(record.title)) for k in known):
-            continue
-        records.append(record)
-    return records
+    return records + new_bio_records(bio_records("\n\n".join(prose), roles=not has_positions), records)
+
+
+def new_bio_records(bio: Iterable[Record], known: Sequence[Record]) -> list[Record]:
+    """The biography's records less the roles it restates: a title a stated role starts with, or an
+    undated post at the place of a stated current one ("a 4th-year PhD student at X" beside the
+    profile's "Ph.D. Student", X)."""
+    roles = [r for r in known if isinstance(r, Role)]
+    titles = [normalise_key(r.title) for r in roles]
+    places = [normalise_key(r.organization) for r in roles if r.organization and not r.end]
+    kept = []
+    for record in bio:
+        if isinstance(record, Role):
+            title, place = normalise_key(record.title), normalise_key(record.organization)
+            if any(t.startswith(title) for t in titles):
+                continue
+            if not record.start and place and any(p and (place.endswith(p) or p.endswith(place)) for p in places):
+                continue
+        kept.append(record)
+    return kept
 
 
 CASES = (

@@ -31,7 +31,7 @@ from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from extractors.academicpages import bio_records, strip_markdown
+from extractors.academicpages import bio_records, new_bio_records, strip_markdown
 from extractors.base import THIN_READING, Case, Extractor, with_shared_reading
 from extractors.data import member_from_fields
 from extractors.generic import node_text, records_from_markdown
@@ -149,11 +149,7 @@ def author_records(meta: Mapping[str, Any], body: str) -> list[Record]:
     for key in ("work", "experience"):
         records.extend(experience_roles(meta.get(key)))
     records.extend(award_items(meta.get("awards")))
-    known = [normalise_key(r.title) for r in records if isinstance(r, Role)]
-    for record in bio_records(body):
-        if isinstance(record, Role) and any(k.startswith(normalise_key(record.title)) for k in known):
-            continue
-        records.append(record)
+    records += new_bio_records(bio_records(body), records)
     return records + _listed_awards(body, records)
 
 

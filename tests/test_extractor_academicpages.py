@@ -294,3 +294,17 @@ def test_cv_sections_set_as_markdown_tables_are_read_by_their_columns() -> None:
         ("Teaching Fellow", "Department of Economics, Boston University", "2019", "2024"),
     ]
     assert [(a.title, a.year) for a in records if isinstance(a, Award)] == [("Outstanding Teaching Fellow Award", 2024)]
+
+
+def test_a_biography_that_restates_the_profile_s_post_in_its_own_words_adds_no_role() -> None:
+    from extractors.academicpages import bio_records, new_bio_records, strip_markdown
+
+    bio = "Ana Lima is a **3rd-year Ph.D. student** at [Alder University][alder], jointly advised by [Bo Roe][]"
+    assert strip_markdown(bio) == "Ana Lima is a 3rd-year Ph.D. student at Alder University, jointly advised by Bo Roe"
+    profile = [Role(title="PhD Student", organization="Alder University")]
+    assert new_bio_records(bio_records(bio), profile) == []
+    # A post at another place is the biography's own.
+    other = bio_records("She is also a visiting researcher at the Lund Institute.")
+    assert [(r.title, r.organization) for r in new_bio_records(other, profile)] == [
+        ("visiting researcher", "Lund Institute")
+    ]

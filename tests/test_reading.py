@@ -767,6 +767,8 @@ def test_the_reading_explains_each_list() -> None:
          "Associate Professor", "Harlan School of Economics"),
         ("Starting in Fall 2026, I will be an Associate Professor in the Department of Psychology at Halden "
          "University.", "Associate Professor", "Department of Psychology at Halden University"),
+        ("I am a 4th-year PhD student at Alder University, jointly advised by Prof. Bo Roe and Prof. Ana Lima.",
+         "4th-year PhD student", "Alder University"),
     ],
 )
 def test_the_owner_role_in_a_biography_sentence(sentence: str, title: str | None, organization: str | None) -> None:

@@ -22,7 +22,7 @@ __all__ = ["read_bio_roles", "read_header_roles", "read_tagline_roles", "without
 _PERSON = r"(?:(?:Prof|Dr)\.?\s+)?[A-Z][\w.'’\-]*(?:\s+[A-Z][\w.'’\-]*){0,3}"
 #: "advised by Prof. Jane Doe", "working with Jane Doe and Bo Chen": who, not where.
 _ADVISERS = re.compile(
-    rf",?\s+(?:(?:co-?)?advised|supervised|mentored|hosted|working)\s+(?:by|with)\s+{_PERSON}"
+    rf",?\s+(?:\w+ly\s+)?(?:(?:co-?)?advised|supervised|mentored|hosted|working)\s+(?:by|with)\s+{_PERSON}"
     rf"(?:\s*(?:,|and|&)\s*{_PERSON})*",
 )
 
@@ -59,7 +59,8 @@ _SENTENCE_SPLIT = re.compile(
     r"(?=[A-Z\"“(\[])"
 )
 _ORG_END = (
-    r"(?=\s*(?:,\s*(?:where|which|who|whose|and|working|under|advised|supervised|focusing|with|since|from|in\s+\d)"
+    r"(?=\s*(?:,\s*(?:where|which|who|whose|and|working|under|(?:\w+ly\s+)?(?:advised|supervised)|focusing|with|since"
+    r"|from|in\s+\d)"
     r"|[;!?(]"
     r"|(?<!\bSt)(?<!\bMt)\."  # "St. Andrews" goes on
     # "… at X and an Honorary Consultant at Y": a second position, not more of the place.
