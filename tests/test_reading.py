@@ -1620,3 +1620,28 @@ def test_a_type_badge_before_a_title_and_an_honour_badge_after_it_are_not_its_wo
     records = _read(html)
     assert [p.title for p in _of(Paper, records)] == [t for _k, t, _h, _y in rows]
     assert [(a.title, a.year) for a in _of(Award, records)] == [("Best Paper Award Finalist", 2023)]
+
+
+def test_a_job_market_page_s_titles_statuses_and_prize_are_told_apart() -> None:
+    card = """<div class="paper"><p class="ptitle"><a href="papers/{slug}.pdf">{title}</a>{co}</p>{status}
+    <details><summary>Abstract</summary><p>We study households and their lenders in many villages.</p></details>
+    <div class="plinks"><a href="papers/{slug}.pdf">Paper</a> <a href="slides/{slug}.pdf">Slides</a></div></div>"""
+    prize = '<div class="status">Winner, Best Graduate Student Paper Prize, Midwest Development Conference 2025</div>'
+    html = "<h2>Job Market Paper</h2>"
+    html += card.format(slug="jmp", title="Mobile Money and Risk Sharing", co="", status=prize)
+    html += "<h2>Working Papers</h2>" + card.format(
+        slug="land", title="Land Titling, Credit, and Female Entrepreneurship",
+        co=' <span class="coauthors">(with Priya Raman)</span>',
+        status='<div class="status"><em>Revise &amp; Resubmit</em> at <em>Journal of Human Resources</em></div>',
+    )
+    html += """<h2>CV: Papers</h2><ol><li>"Seasonal Migration, Credit, and Child Health" (with Ibrahim Sule),
+    <em>Revise &amp; Resubmit, Journal of Development Economics</em></li></ol>"""
+    records = _read(html)
+    assert [(p.title, p.authors, p.venue) for p in _of(Paper, records)] == [
+        ("Mobile Money and Risk Sharing", (), None),
+        ("Land Titling, Credit, and Female Entrepreneurship", ("Priya Raman",),
+         "Revise & Resubmit at Journal of Human Resources"),
+        ("Seasonal Migration, Credit, and Child Health", ("Ibrahim Sule",),
+         "Revise & Resubmit, Journal of Development Economics"),
+    ]
+    assert [(a.title, a.year) for a in _of(Award, records)] == [("Best Graduate Student Paper Prize", 2025)]

@@ -124,6 +124,8 @@ _JOURNAL_TAIL = re.compile(rf"^(?:[.,]?\s*|\s(?:[A-Z][a-z]{{0,8}}\.\s){{1,2}}){_
 #: The rest of an abbreviated name after a cut at its own full stop: "Stochastic Process" + ". Appl. 142".
 _ABBREVIATION_TAIL = re.compile(rf"^\.\s(?:[A-Z][a-z]{{0,8}}\.\s){{1,2}}{_VOLUME_THEN}")
 #: A status badge set right after a title ("… sediments <span class="badge">Preprint</span>"): not its words.
+#: Co-authors a title field holds after the title ("… Fee Cap (with Kwame Mensah)"): its authors, not its words.
+_WITH_AFTER_TITLE = re.compile(r"(?<=\S)\s*\((?:joint )?with\s+[^()]{3,200}\)\s*$", re.I)
 _BADGE_AFTER_TITLE = re.compile(
     r"(?<=[a-z0-9)])\s+(?:Preprint|PREPRINT|New!?|NEW|In [Pp]ress|Under [Rr]eview|Forthcoming)$"
 )
@@ -178,9 +180,10 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
     title, marked = _title(entry, lines, text)
     if not title:
         return None
-    title = clean_title(_BADGE_AFTER_TITLE.sub("", _without_badges(title, entry)))
+    title = clean_title(_BADGE_AFTER_TITLE.sub("", _WITH_AFTER_TITLE.sub("", _without_badges(title, entry))))
     words = len(title.split())
-    if (words < 2 and not _CHAPTER.match(lines[0])) or words > 50 or looks_like_authors(title) or is_link_label(title):
+    names = _only_names(title) if marked else looks_like_authors(title)  # a marked title's commas part words
+    if (words < 2 and not _CHAPTER.match(lines[0])) or words > 50 or names or is_link_label(title):
         return None
     if words <= 8 and (is_venue(title) or parse_date_text(title)):
         return None  # "CVPR, 2025" on a line of its own is where a paper appeared, not one; a date is when
@@ -222,7 +225,8 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
 #: An honour set on a paper's entry, often as a badge: "🏆 Best Paper Award", "Best Student Paper
 #: Award.", "Outstanding Paper Honorable Mention".
 _PAPER_HONOUR = re.compile(
-    r"(?P<honour>\b(?:best|outstanding|distinguished)\s+(?:student\s+|short\s+|long\s+|demo\s+)?"
+    r"(?P<honour>\b(?:best|outstanding|distinguished)\s+"
+    r"(?:(?:graduate|student|young|short|long|demo|early[- ]career)\s+){0,2}"
     r"(?:paper|poster|demo|artifact|presentation|talk)\s+(?:award|prize)"
     r"(?:\s+(?:honou?rable mention|runner[- ]up|finalist|nominee))?)",
     re.I,
@@ -252,7 +256,7 @@ def _title(entry: Entry, lines: Sequence[str], text: str) -> tuple[str | None, b
     quoted = _QUOTED.search(text) if ('"' in text or "“" in text or "«" in text) else None
     if quoted is None and ("‘" in text or "'" in text):
         quoted = _SINGLE_QUOTED.search(text, 0, 1000)  # a title opens a citation, not its 10th line
-    if quoted and len(quoted.group(1).split()) >= 2 and not looks_like_authors(quoted.group(1)):
+    if quoted and len(quoted.group(1).split()) >= 2 and not _only_names(quoted.group(1)):
         return quoted.group(1).strip(" ,."), True
     if (cut := author_prefix(lines[0])) and not _opens_with_a_marked_title(entry, lines[0], cut):
         # A citation that starts with its authors: its title is what follows them and the year,
@@ -269,6 +273,21 @@ def _title(entry: Entry, lines: Sequence[str], text: str) -> tuple[str | None, b
     if best is not None:
         return best[1], True
     return _citation_title(lines, text), False
+
+
+def _status_before_italic_journal(span: Span, entry: Entry) -> bool:
+    """An italic status with the italic journal after it ("*Revise & Resubmit* at *J. Hum. Resour.*"):
+    the journal is the venue, the status read before it."""
+    if not _TRAILING_STATUS.fullmatch(span.text):
+        return False
+    later = entry.spans[entry.spans.index(span) + 1 :]
+    return any(s.kind == "italic" and _italic_venue(s.text) and not _TRAILING_STATUS.fullmatch(s.text) for s in later)
+
+
+def _only_names(quoted: str) -> bool:
+    """Whether quoted words are people's names, each of them: quotes mark a title, and a title whose
+    commas part common words ("Land Titling, Credit, and Female Entrepreneurship") is no author list."""
+    return looks_like_authors(quoted) and all(is_person_name(piece) for piece in split_author_list(quoted))
 
 
 def _opens_with_a_marked_title(entry: Entry, line: str, cut: int) -> bool:
@@ -467,6 +486,7 @@ def _venue(entry: Entry, lines: Sequence[str], title: str, rest: str, authors: t
             and title not in span.text
             and span.text not in title  # a species or a word stressed in the title ("soil *Pseudomonas*")
             and _italic_venue(span.text)
+            and not _status_before_italic_journal(span, entry)
         ):
             start = entry.text.find(span.text)
             end = start + len(span.text)
@@ -483,6 +503,8 @@ def _venue(entry: Entry, lines: Sequence[str], title: str, rest: str, authors: t
             return with_status(venue, status.group("status") if status else None)
     author_text = ", ".join(authors)
     for line in lines:
+        if line != title and _PAPER_HONOUR.search(line) and not author_text:
+            continue  # "Winner, Best Graduate Student Paper Prize, … Conference": an honour, not where it appeared
         line = line.replace(title, " ", 1) if title in line else line
         if authors and (cut := author_prefix(line.strip())):
             line = _YEAR_IN_PARENS.sub("", line.strip()[cut:].lstrip(" .,:"))
@@ -516,7 +538,8 @@ def _venue(entry: Entry, lines: Sequence[str], title: str, rest: str, authors: t
                 venue = _clean_venue(bare)
                 if venue and not LINK_WORDS.match(venue) and not _only_links(venue):
                     return with_status(venue, status.group(0) if status else None)
-    return _line_under_title(lines, title, author_text)
+    under = _line_under_title(lines, title, author_text)
+    return None if under and _PAPER_HONOUR.search(under) else under  # "Winner, Best Paper Prize, …": an honour
 
 
 #: A piece that opens with the year, as the one after a journal does: "2021", "2024;15:123".
