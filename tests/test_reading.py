@@ -1645,3 +1645,13 @@ def test_a_job_market_page_s_titles_statuses_and_prize_are_told_apart() -> None:
          "Revise & Resubmit, Journal of Development Economics"),
     ]
     assert [(a.title, a.year) for a in _of(Award, records)] == [("Best Graduate Student Paper Prize", 2025)]
+
+
+def test_one_post_written_with_or_without_its_degree_s_dots_or_as_incoming_is_one_role() -> None:
+    candidate = [Role(title="Ph.D. Candidate in Economics", organization="Northfield University"),
+                 Role(title="PhD candidate in Economics", organization="Northfield University")]
+    assert dedupe_roles(list(candidate)) == [candidate[0]]
+    incoming = [Role(title="Incoming Assistant Professor of Economics", organization="University of Toronto"),
+                Role(title="Assistant Professor", organization="Department of Economics at the University of Toronto",
+                     start="2026")]
+    assert dedupe_roles(list(incoming)) == [incoming[1]]

@@ -159,7 +159,7 @@ def _same_role(first: Role, second: Role) -> bool:
     if _split_at_its_preposition(first, second) or _split_at_its_preposition(second, first):
         return True
     return (
-        normalise_key(first.title) == normalise_key(second.title)
+        _title_key(first.title) == _title_key(second.title)
         and (first.start == second.start or not first.start or not second.start)
         and (
             normalise_key(first.organization) == normalise_key(second.organization)
@@ -170,6 +170,16 @@ def _same_role(first: Role, second: Role) -> bool:
 
 
 _UNIT_AFTER_TITLE = re.compile(r"^\s*(?:in|of|at)\s+(?:the\s+)?", re.I)
+
+
+#: Words before a title that say when the post is held, not what it is: "Incoming Assistant Professor".
+_WHEN_HELD = re.compile(r"^(?:incoming|future|new|current|newly appointed)\s+", re.I)
+
+
+def _title_key(title: str) -> str:
+    """A title as two readings of one post compare it: "Ph.D. Candidate" and "PhD candidate" agree, and
+    "Incoming Assistant Professor" is the Assistant Professor to come."""
+    return normalise_key(_WHEN_HELD.sub("", title.replace(".", "")))
 
 
 def _restates(prose: Role, dated: Role) -> bool:
@@ -199,7 +209,7 @@ def _named_twice(first: Role, second: Role) -> bool:
     here, there = normalise_key(first.organization), normalise_key(second.organization)
     if not (here and there and (here.endswith(there) or there.endswith(here))):
         return False
-    return normalise_key(first.title) == normalise_key(second.title) or any(
+    return _title_key(first.title) == _title_key(second.title) or any(
         _with_its_field(one, other) for one, other in ((first, second), (second, first))
     )
 
@@ -209,7 +219,7 @@ def _with_its_field(titled: Role, other: Role) -> bool:
     match = _FIELD_AFTER_TITLE.search(titled.title)
     return bool(
         match
-        and normalise_key(titled.title[: match.start()]) == normalise_key(other.title)
+        and _title_key(titled.title[: match.start()]) == _title_key(other.title)
         and f" {normalise_key(match['field'])} " in f" {normalise_key(other.organization)} "
     )
 
