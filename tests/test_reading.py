@@ -769,6 +769,8 @@ def test_the_reading_explains_each_list() -> None:
          "University.", "Associate Professor", "Department of Psychology at Halden University"),
         ("I am a 4th-year PhD student at Alder University, jointly advised by Prof. Bo Roe and Prof. Ana Lima.",
          "4th-year PhD student", "Alder University"),
+        ("Since August 2025 I have also been Director of the Centre for Diaspora Studies, which hosts seminars.",
+         "Director", "Centre for Diaspora Studies"),
     ],
 )
 def test_the_owner_role_in_a_biography_sentence(sentence: str, title: str | None, organization: str | None) -> None:
@@ -1655,3 +1657,19 @@ def test_one_post_written_with_or_without_its_degree_s_dots_or_as_incoming_is_on
                 Role(title="Assistant Professor", organization="Department of Economics at the University of Toronto",
                      start="2026")]
     assert dedupe_roles(list(incoming)) == [incoming[1]]
+
+
+def test_a_chapter_s_citation_that_ends_with_its_status_keeps_it_with_the_book() -> None:
+    entry = "<li>&ldquo;Kinship at a Distance.&rdquo; In <em>A History of the Family</em>, edited by Ana Quin{tail}"
+    other = "<li>&ldquo;{title}.&rdquo; <em>Past and Present</em> {n} (2019): 10&ndash;40.</li>"
+    titles = ["Letters Home from the Cape", "Emigrant Guides and Their Readers", "A Parish Register Abroad"]
+    others = "".join(other.format(title=t, n=240 + n) for n, t in enumerate(titles))
+
+    def page(tail: str) -> list[Record]:
+        return _read(f"<h2>Chapters</h2><ul>{entry.format(tail=tail)}</li>{others}</ul>")
+
+    stored = page(". London: Bloomsbury, forthcoming.")
+    assert _of(Paper, stored)[0].venue == "A History of the Family, forthcoming"
+    before = [StoredItem(kind=r.kind, key=r.key, fields=record_fields(r)) for r in stored]
+    changes = diff_items(before, page(", 87&ndash;104. London: Bloomsbury, 2025.")).changes
+    assert [(c.change, c.after["venue"]) for c in changes] == [("modified", "A History of the Family")]

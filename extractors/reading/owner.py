@@ -89,14 +89,16 @@ _BIO_PATTERNS = (
         re.I,
     ),
     re.compile(
-        rf"\b(?:I am|I'm|I work as|I serve as|I currently serve as|I was|I will be|I'll be|currently,? I am|is|was)\s+"
+        rf"\b(?:I am|I'm|I work as|I serve as|I currently serve as|I was|I will be|I'll be|currently,? I am|is|was"
+        rf"|I have (?:also )?been|I've (?:also )?been)\s+"
         rf"(?:(?:currently|now|also)\s+){{0,2}}"
         rf"(?:an?|the)\s+(?P<title>[^,;]{{2,80}}?)\s+(?P<link>at|in|with|of)\s+(?:the\s+)?(?P<org>[A-Z].+?){_ORG_END}",
         re.I,
     ),
     # A rank needs no article: "I am Professor of History at X", "I am Associate Professor of Y at Z".
     re.compile(
-        rf"\b(?:I am|I'm|I serve as|I currently serve as|I will be|I'll be|currently,? I am)\s+"
+        rf"\b(?:I am|I'm|I serve as|I currently serve as|I will be|I'll be|currently,? I am"
+        rf"|I have (?:also )?been|I've (?:also )?been)\s+"
         rf"(?:(?:currently|now|also)\s+){{0,2}}"
         rf"(?P<rank>(?-i:(?:(?:Assistant|Associate|Full|Distinguished|Visiting|Research|Senior|Adjunct|Clinical"
         rf"|Principal|Emeritus)\s+)*(?:Professor|Lecturer|Reader|Chair|Director|Dean|Fellow|Scientist)))"

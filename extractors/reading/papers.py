@@ -500,6 +500,9 @@ def _venue(entry: Entry, lines: Sequence[str], title: str, rest: str, authors: t
             if before := _STATUS_BEFORE.search(entry.text[max(start - 40, 0) : start]):
                 return f"{before.group('status')} {venue}"
             status = _STATUS.search(entry.text[max(end - 2, 0) : end + 40]) or _STATUS_FOR_YEAR.search(entry.text)
+            if status is None and (closing := _TRAILING_STATUS.search(entry.text)):
+                # "In *Book*, edited by X. London: Press, forthcoming.": the citation ends with its status.
+                return with_status(venue, closing.group(0).strip(" ,;:().").strip())
             return with_status(venue, status.group("status") if status else None)
     author_text = ", ".join(authors)
     for line in lines:
