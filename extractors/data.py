@@ -493,7 +493,7 @@ def member_from_fields(raw: Mapping[str, Any], group: str = "", *, alumni: bool 
     )
     line = _person_line(fields, stated)
     if not alumni:
-        role = stated or group
+        role = stated or _studied_degree(fields) or group
         if line:
             role = f"{role} ({line})" if role else line
         return Member(name=name, role=role or None)
@@ -502,6 +502,20 @@ def member_from_fields(raw: Mapping[str, Any], group: str = "", *, alumni: bool 
     held = "" if ALUMNI_WORDS.search(stated) else stated  # the position they held here
     details = "; ".join(p for p in (_alumni_details(fields, held, skip=base), line) if p)
     return Member(name=name, role=f"{base} ({details})" if details else base)
+
+
+#: A degree a current student is reading for, as a data file names it: "degree: PhD", "program: Honours".
+_DEGREE_SOUGHT = re.compile(
+    r"(?:ph\.?\s?d|doctoral|m\.?\s?sc|m\.?\s?s|m\.?\s?a|masters?|m\.?\s?phil|m\.?\s?res|honou?rs|b\.?\s?sc"
+    r"|b\.?\s?a|undergraduate|bachelor'?s?)\.?",
+    re.I,
+)
+
+
+def _studied_degree(fields: _Fields) -> str:
+    """A current member's role read from the degree they study for ("degree: PhD" -> "PhD student")."""
+    degree = fields.text(("degree", "program", "programme"), words=3)
+    return f"{degree} student" if degree and _DEGREE_SOUGHT.fullmatch(degree) else ""
 
 
 def _split_name(raw: str) -> tuple[str, str]:

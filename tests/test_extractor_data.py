@@ -530,3 +530,15 @@ def test_a_news_item_s_headline_leads_its_text() -> None:
         "Welcome Tobias: Tobias Gruber joins the lab.",
         "Paper out in Past & Present.",
     ]
+
+
+def test_a_current_student_s_degree_field_names_the_role() -> None:
+    people = {"students": [
+        {"name": "Ruby Kaur", "degree": "Honours", "start": 2023},
+        {"name": "Tom Vale", "degree": "PhD", "start": 2022},
+        {"name": "Ana Lima", "degree": "Cognitive Science", "start": 2021},
+    ]}
+    members = [r for r in read_data(people, "_data/members.yml").records if isinstance(r, Member)]
+    assert [(m.name, m.role) for m in members] == [
+        ("Ruby Kaur", "Honours student"), ("Tom Vale", "PhD student"), ("Ana Lima", "Students")
+    ]
