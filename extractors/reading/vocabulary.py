@@ -100,10 +100,19 @@ def heading_kind(heading: str) -> str | None:
     kind = None
     for match in _KIND_PATTERN.finditer(head):
         kind = match.lastgroup
-    if kind is None and head != text:
+    if kind is None and head != text and _CONTAINER_HEAD.search(head):
         for match in _KIND_PATTERN.finditer(text):
             kind = match.lastgroup
     return kind
+
+
+#: Head nouns that hold a list named after them ("List of Publications", "A selection of papers"); a
+#: field's name does not ("Sociology of Work" names no positions).
+_CONTAINER_HEAD = re.compile(
+    r"\b(?:list|lists|listing|overview|index|archive|archives|selection|collection|summary|catalogue|catalog|table"
+    r"|record|compilation|roster|directory|gallery)$",
+    re.I,
+)
 
 
 def _head_phrase(text: str) -> str:
