@@ -1676,3 +1676,16 @@ def test_a_chapter_s_citation_that_ends_with_its_status_keeps_it_with_the_book()
     before = [StoredItem(kind=r.kind, key=r.key, fields=record_fields(r)) for r in stored]
     changes = diff_items(before, page(", 87&ndash;104. London: Bloomsbury, 2025.")).changes
     assert [(c.change, c.after["venue"]) for c in changes] == [("modified", "A History of the Family")]
+
+
+def test_a_bibliography_with_alpha_style_labels_reads_each_title() -> None:
+    entry = """<div class="citation" role="doc-biblioentry"><span class="label"><span>[</span>{key}<span>]</span></span>
+    <p>{authors}. {title}. <em>{journal}</em>, 18:144–150, 2025. <a href="https://doi.org/10.1/{key}">doi:10.1/{key}</a>.</p></div>"""
+    rows = [("HBN25", "Ingrid Haugland, Lukas Brenner, and Signe Nyvoll", "A thermal switch in surging glaciers",
+             "Nature Geoscience"),
+            ("PN24", "Nikolai Petrov and Signe Nyvoll", "Level-set calving fronts at Kronebreen", "The Cryosphere"),
+            ("Nyv21", "Signe Nyvoll", "Firn aquifers on a Svalbard ice cap", "Polar Research")]
+    html = '<h1>Publications</h1><div role="list" class="citation-list">' + "".join(
+        entry.format(key=k, authors=a, title=t, journal=j) for k, a, t, j in rows
+    ) + "</div>"
+    assert [(p.title, p.venue) for p in _of(Paper, _read(html))] == [(t, j) for _k, _a, t, j in rows]

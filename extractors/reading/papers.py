@@ -37,7 +37,10 @@ _SENTENCE_BREAK = re.compile(
     r"|(?:arXiv|bioRxiv|medRxiv|chemRxiv|eLife|iScience|npj|eprint|preprint)\b)"
 )
 _URL = re.compile(r"https?://\S+")
-_NUMBERING = re.compile(r"^\s*(?:\[\s*[A-Za-z]?\d{1,4}\s*\]|\(?[A-Za-z]?\d{1,4}[.)])\s*")
+#: A reference's number or label: "[12]", "J3.", "(4)", and alpha-style keys ("[HBN25]", "[Knu84]", "[AB+19]").
+_NUMBERING = re.compile(
+    r"^\s*(?:\[\s*[A-Za-z]?\d{1,4}\s*\]|\[\s*[A-Z][A-Za-z]{0,5}\+?\d{2,4}[a-z]?\s*\]|\(?[A-Za-z]?\d{1,4}[.)])\s*"
+)
 #: Where a paper stands, as pages write it before the journal: "Revise and resubmit at X".
 _LEADING_STATUS_WORDS = (
     r"to appear|(?:conditionally )?accepted|forthcoming|under (?:review|revision|submission)"
@@ -258,7 +261,7 @@ def _title(entry: Entry, lines: Sequence[str], text: str) -> tuple[str | None, b
         quoted = _SINGLE_QUOTED.search(text, 0, 1000)  # a title opens a citation, not its 10th line
     if quoted and len(quoted.group(1).split()) >= 2 and not _only_names(quoted.group(1)):
         return quoted.group(1).strip(" ,."), True
-    if (cut := author_prefix(lines[0])) and not _opens_with_a_marked_title(entry, lines[0], cut):
+    if (cut := _leading_authors(lines[0])) and not _opens_with_a_marked_title(entry, lines[0], cut):
         # A citation that starts with its authors: its title is what follows them and the year,
         # whatever the links after it say ("peer-reviewed article", "preprint").
         structural = _before_italic_venue(_citation_title(lines, text), entry)
@@ -375,10 +378,22 @@ _BARE_YEAR_FIRST = re.compile(r"^(?:19|20)\d\d[a-z]?\.\s+")
 _EDITORS = re.compile(r"^\((?:eds?|editors?)\.?\)\s*", re.I)
 
 
+#: One author's name closed by a full stop at the start of a citation: "Signe Nyvoll. Firn aquifers …".
+_LONE_AUTHOR = re.compile(r"^([A-Z][^.,;:()]{2,40}?)\.\s+(?=[A-Z\"“‘])")
+
+
+def _leading_authors(line: str) -> int:
+    """Where the author list a citation opens with ends: several names, or one name and its full stop."""
+    if cut := author_prefix(line):
+        return cut
+    lone = _LONE_AUTHOR.match(line)
+    return lone.end() if lone and is_person_name(lone.group(1)) else 0
+
+
 def _citation_title(lines: Sequence[str], text: str) -> str | None:
     """The title by the citation's structure, when nothing marks it."""
     first = lines[0]
-    cut = author_prefix(first)
+    cut = _leading_authors(first)
     if cut:
         rest = _BARE_YEAR_FIRST.sub("", _YEAR_IN_PARENS.sub("", _EDITORS.sub("", first[cut:].lstrip(" .,:"))))
         if rest:
@@ -427,11 +442,13 @@ def _authors(entry: Entry, lines: Sequence[str], title: str, rest: str) -> tuple
                 names = author_names(co.group(1) or co.group(2))
                 if names and all(is_person_name(name) for name in names):
                     return names
-    for line in lines:
-        line = line.replace(title, " ", 1).strip(" .,;:") if title in line else line
+    for index, raw in enumerate(lines):
+        line = raw.replace(title, " ", 1).strip(" .,;:") if title in raw else raw
         if not line:
             continue
-        cut = author_prefix(line)
+        # One name alone is an author where it opens the citation, before its title.
+        opens = index == 0 and not raw.startswith(title)
+        cut = _leading_authors(line) if opens else author_prefix(line)
         if cut:
             return author_names(line[: _before_italics(entry, line, cut)])
         for piece in _pieces(line):
