@@ -1689,3 +1689,20 @@ def test_a_bibliography_with_alpha_style_labels_reads_each_title() -> None:
         entry.format(key=k, authors=a, title=t, journal=j) for k, a, t, j in rows
     ) + "</div>"
     assert [(p.title, p.venue) for p in _of(Paper, _read(html))] == [(t, j) for _k, _a, t, j in rows]
+
+
+def test_posts_dated_by_a_posted_on_byline_with_their_category_are_news() -> None:
+    post = """<article><header><h2><a href="/{slug}.html">{title}</a></h2>
+    <p>Posted on {date} in <a href="/category/{cat}.html">{cat}</a></p></header>
+    <div><p>{summary}</p></div><div class="read-more"><a href="/{slug}.html">&raquo; continue reading</a></div>
+    </article><hr />"""
+    posts = [("ships", "Counting ships in the Review", "Mon 15 January 2024", "publications", "We count ships."),
+             ("award", "Honourable mention for the Book Award", "Mon 04 December 2023", "news", "Thank you all!"),
+             ("launch", "Book launch at the Humanities Institute", "Mon 14 November 2022", "news", "Join us.")]
+    html = "".join(post.format(slug=s, title=t, date=d, cat=c, summary=m) for s, t, d, c, m in posts)
+    html = f"<main>{html}</main>"
+    assert [(n.date, n.text) for n in _of(NewsItem, _read(html))] == [
+        ("2024-01-15", "Counting ships in the Review"),
+        ("2023-12-04", "Honourable mention for the Book Award"),
+        ("2022-11-14", "Book launch at the Humanities Institute"),
+    ]

@@ -94,7 +94,14 @@ def _byline_date(line: str) -> str | None:
         return None
     date, start, end = found
     rest = _READING_TIME.sub(" ", f"{line[:start]} {line[end:]}").strip(" ·|•,-–—")
+    rest = _BYLINE_WORDS.sub("", rest).strip(" ·|•,-–—")
     return date if not rest or is_person_name(rest) else None
+
+
+#: What a blog's byline says around its date: "Posted on … in news", "Published … by Jane Doe".
+_BYLINE_WORDS = re.compile(
+    r"^(?:posted|published|updated|written)(?:\s+on)?\b|\bin\s+[\w-]+(?:\s*,\s*[\w-]+){0,3}$|^by\b|\s+by\b", re.I
+)
 
 
 def _field_date(named: str) -> str | None:
