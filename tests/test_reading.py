@@ -1706,3 +1706,23 @@ def test_posts_dated_by_a_posted_on_byline_with_their_category_are_news() -> Non
         ("2023-12-04", "Honourable mention for the Book Award"),
         ("2022-11-14", "Book launch at the Humanities Institute"),
     ]
+
+
+def test_folded_accordion_panels_are_read_and_a_tab_s_label_heads_its_panel() -> None:
+    item = """<div class="cmp-accordion__item"><h4><button aria-controls="p{n}" aria-expanded="false">
+    <span class="cmp-accordion__title">{name}, PhD &#8212; Postdoctoral Fellow, {years}</span></button></h4>
+    <div id="p{n}" class="cmp-accordion__panel" role="region" aria-labelledby="b{n}" hidden>
+    <p>Now: {now}</p></div></div>"""
+    alumni = [("Eleanor Whit", "2021–2024", "Assistant Professor, University of Leeds"),
+              ("Margot Lefe", "2019–2023", "Research Investigator, Institut Imagine"),
+              ("Chidi Nwachu", "2017–2021", "Scientist, Genentech")]
+    html = """<h2>People</h2><ol role="tablist"><li role="tab" id="t1">Current Members</li>
+    <li role="tab" id="t2">Alumni</li></ol>
+    <div role="tabpanel" aria-labelledby="t1"><h3>Postdoctoral Fellows</h3><ul><li>Ana Lima, Postdoctoral Fellow</li>
+    <li>Bo Roe, Postdoctoral Fellow</li></ul></div>
+    <div role="tabpanel" aria-labelledby="t2" hidden><h3>Postdoctoral Fellows</h3><div class="cmp-accordion">"""
+    html += "".join(item.format(n=n, name=a, years=y, now=w) for n, (a, y, w) in enumerate(alumni)) + "</div></div>"
+    members = _of(Member, _read(html))
+    assert [(m.name, m.role) for m in members][2:] == [
+        (name, f"Alumni (now {now})") for name, _years, now in alumni
+    ]

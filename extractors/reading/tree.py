@@ -266,12 +266,13 @@ _STYLED_BLOCK = 200
 class _Builder:
     """One walk over a lexbor tree, gathering inline text into lines of the open block."""
 
-    __slots__ = ("frags", "read", "spans")
+    __slots__ = ("frags", "read", "spans", "tab_labels")
 
     def __init__(self) -> None:
         self.frags: list[str] = []
         self.spans: list[Span] = []
         self.read = 0
+        self.tab_labels: dict[str, str] = {}
 
     def flush(self, box: Box) -> None:
         text = clean_text("".join(self.frags)) if self.frags else ""
@@ -357,6 +358,8 @@ class _Builder:
                 if 0 < len(text) <= _STYLED_BLOCK:
                     self.spans.append(Span(kind, text))  # ``<div class="font-bold">Title</div>``
             box.children.append(child)
+            if self.tab_labels and (label := self.tab_labels.get(attrs.get("aria-labelledby") or "")):
+                child.children.append(Box("h2", "", [Line(label)], 2))  # the tab's label heads its panel
             stack.append(child)
             stack.append(_EXIT)
             self._push_children(stack, node, child)
@@ -458,7 +461,7 @@ def _hint(attrs: dict[str, str | None]) -> str:
 
 def _is_hidden(attrs: dict[str, str | None]) -> bool:
     """Whether an element is not read: hidden from readers, or page furniture."""
-    if "hidden" in attrs or attrs.get("aria-hidden") == "true":
+    if attrs.get("aria-hidden") == "true" or ("hidden" in attrs and not _folded_panel(attrs)):
         return True
     if (attrs.get("role") or "").lower() in _FURNITURE_ROLES or (attrs.get("id") or "").lower() in _FURNITURE:
         return True
@@ -468,7 +471,12 @@ def _is_hidden(attrs: dict[str, str | None]) -> bool:
     if cls and any(word in _HIDDEN or word in _FURNITURE for word in _class_words(cls)):
         return True
     style = attrs.get("style")
-    return bool(style) and "display:none" in style.replace(" ", "").lower()  # type: ignore[union-attr]
+    return bool(style) and "display:none" in style.replace(" ", "").lower() and not _folded_panel(attrs)  # type: ignore[union-attr]
+
+
+def _folded_panel(attrs: dict[str, str | None]) -> bool:
+    """A panel a button opens (an accordion's or a tab's, labelled by its control): folded, not gone."""
+    return bool(attrs.get("aria-labelledby")) or (attrs.get("role") or "").lower() in ("region", "tabpanel")
 
 
 def page_title(parsed: LexborHTMLParser) -> str:
@@ -483,7 +491,19 @@ def tree_from_html(html: str | LexborHTMLParser) -> Box:
     root = parsed.body or parsed.root
     if root is None:
         return Box("body")
-    return measure(_name_subtitles(_class_headings(_nest_sublists(_Builder().build(root)))))
+    builder = _Builder()
+    builder.tab_labels = _tab_labels(parsed)
+    return measure(_name_subtitles(_class_headings(_nest_sublists(builder.build(root)))))
+
+
+def _tab_labels(parsed: LexborHTMLParser) -> dict[str, str]:
+    """The label of each tab by its id ("Current Members", "Alumni"): a tab panel is headed by it."""
+    labels = {}
+    for tab in parsed.css('[role="tab"]'):
+        ident, text = tab.attributes.get("id"), clean_text(tab.text(deep=True, separator=" "))
+        if ident and text and len(text) <= MAX_HEADING:
+            labels[ident] = text
+    return labels
 
 
 #: Class words of a block that heads a box of the page: Bootstrap's card and panel headers,
