@@ -1726,3 +1726,20 @@ def test_folded_accordion_panels_are_read_and_a_tab_s_label_heads_its_panel() ->
     assert [(m.name, m.role) for m in members][2:] == [
         (name, f"Alumni (now {now})") for name, _years, now in alumni
     ]
+
+
+def test_alumni_written_one_after_another_in_a_paragraph_are_each_a_member() -> None:
+    def page(alumni: str) -> list[Member]:
+        return _of(Member, _read(f"""<h2>People</h2><ul><li>Ida Thorsen, PhD Fellow</li>
+        <li>Kasper Vind, Lab Engineer</li></ul><h2>Alumni</h2><p class="alumni">{alumni}</p>"""))
+
+    alumni = page("Freja Lund (PhD 2024, now Design Researcher at B&amp;O), Ahmed Farouk (Postdoc 2020&ndash;2023, "
+                  "now Assistant Professor at Aalto University), Line Holm (PhD 2023, now UX Researcher at LEGO).")
+    assert [(m.name, m.role) for m in alumni][2:] == [
+        ("Freja Lund", "Alumni (now Design Researcher at B&O)"),
+        ("Ahmed Farouk", "Alumni (now Assistant Professor at Aalto University)"),
+        ("Line Holm", "Alumni (now UX Researcher at LEGO)"),
+    ]
+    # A sentence about people is not a list of them.
+    prose = page("Our alumni (about thirty so far) work in industry (mostly design) and academia (in Europe).")
+    assert [m.name for m in prose] == ["Ida Thorsen", "Kasper Vind"]

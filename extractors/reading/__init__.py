@@ -243,6 +243,8 @@ def _lists(section: Section) -> Iterator[tuple[str, list[Entry], Context, list[l
             yield f"{len(entries)} × {group.signature}", entries, _with_landmarks(context, placed), blocks
         else:
             block: list[Line] = value  # type: ignore[assignment]
+            if context.kind == "member":
+                block = [person for line in block for person in _people_in_a_run(line)]
             entries = [entry_of_lines([line]) for line in block if line.text]
             if entries:
                 yield f"{len(entries)} line{'s' if len(entries) > 1 else ''}", entries, context, []
@@ -250,6 +252,29 @@ def _lists(section: Section) -> Iterator[tuple[str, list[Entry], Context, list[l
     if cards:
         plural = "s" if len(cards) > 1 else ""
         yield f"{len(cards)} headed block{plural}", [entry_of_card(card) for card in cards], context, []
+
+
+#: One person of a run written as a sentence: "Freja Lund (PhD 2024, now Designer at B&O)".
+_PERSON_WITH_NOTE = re.compile(r"^(?:and\s+)?(?P<name>[^()]{3,60}?)\s*\((?P<note>[^()]{2,200})\)\s*\.?$")
+
+
+def _people_in_a_run(line: Line) -> list[Line]:
+    """A paragraph of people written one after another, each with a note in brackets ("Freja Lund (PhD
+    2024, now at X), Ahmed Farouk (Postdoc 2020–2023, …), …"): a line each; else the line itself."""
+    text = line.text
+    if text.count("(") < 3:
+        return [line]
+    pieces, depth, start = [], 0, 0
+    for index, char in enumerate(text):
+        depth += (char == "(") - (char == ")")
+        if char in ",;" and depth == 0:
+            pieces.append(text[start:index].strip())
+            start = index + 1
+    pieces.append(text[start:].strip())
+    people = [m for piece in pieces if (m := _PERSON_WITH_NOTE.match(piece)) and is_person_name(m["name"])]
+    if len(people) < 3 or len(people) < 0.8 * len(pieces):
+        return [line]
+    return [Line(f"{m['name']} ({m['note']})") for m in people]
 
 
 def _split_blocks(
