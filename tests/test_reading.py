@@ -1743,3 +1743,14 @@ def test_alumni_written_one_after_another_in_a_paragraph_are_each_a_member() -> 
     # A sentence about people is not a list of them.
     prose = page("Our alumni (about thirty so far) work in industry (mostly design) and academia (in Europe).")
     assert [m.name for m in prose] == ["Ida Thorsen", "Kasper Vind"]
+
+
+def test_typed_bullets_are_no_words_and_a_contact_line_after_the_grants_is_no_award() -> None:
+    html = """<h2><b>Funding &amp; recognition</b></h2><div><span style="font-size:small">
+    <div style="margin-left:20px">&#8226; 2023 &#8211; Explorer Grant, National Geographic Society</div>
+    <div style="margin-left:20px">&#8226; 2021&#8211;2025 &#8211; International Intermediate Fellowship</div>
+    <div style="margin-left:20px">&#8226; 2020 &#8211; Ecologists in Africa Grant</div></span></div>
+    <div>Contact: Dr. Wanjiru Gachanja</div><div>Station bookings: station@example.org</div>"""
+    assert [(a.title, a.year) for a in _of(Award, _read(html))] == [
+        ("Explorer Grant", 2023), ("International Intermediate Fellowship", 2021), ("Ecologists in Africa Grant", 2020)
+    ]

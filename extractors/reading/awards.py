@@ -41,6 +41,8 @@ _THANKS = re.compile(
     r"|funded by|support from)\b",
     re.I,
 )
+#: How to reach someone, not what they won: an address, "Contact:", "Bookings:", "Phone:".
+_CONTACT = re.compile(r"\S@\S|^\s*(?:contact|bookings?|enquiries|inquiries|phone|tel|e-?mail|address|office)\b", re.I)
 _TRAILING_BRACKET = re.compile(r"\s*\(([^()]{3,60})\)\s*$")
 _COPYRIGHT = re.compile(r"copyright|©|all rights reserved", re.I)
 _ONLY_HEADING_WORDS = re.compile(
@@ -56,8 +58,8 @@ def read_award(entry: Entry, context: Context) -> Reading | None:
     line = " ".join(_award_cells(entry)) if entry.cells else lines[0]
     if entry.heading and not entry.cells and entry.heading in lines and AWARD_WORDS.search(entry.heading):
         line = entry.heading  # a card titled by its award, its year and recipient on lines of their own
-    if _THANKS.search(line):
-        return None  # "We gratefully acknowledge support from …": thanks, not an honour
+    if _THANKS.search(line) or _CONTACT.search(line):
+        return None  # "We gratefully acknowledge support from …", "Contact: Dr. X": not an honour
     award = parse_award_line(line, [s.text for s in entry.links])
     if award is None or _ONLY_HEADING_WORDS.fullmatch(award.title):
         return None  # "Awards", "Honors & Awards": a heading or a menu link, not an award

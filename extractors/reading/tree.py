@@ -263,6 +263,10 @@ def _class_style(cls: str | None) -> str:
 _STYLED_BLOCK = 200
 
 
+#: Bullets typed into the text where a list would draw them (site builders, plain editors).
+_TYPED_BULLETS = "•◦▪▫▸►●○■□➤➢"
+
+
 class _Builder:
     """One walk over a lexbor tree, gathering inline text into lines of the open block."""
 
@@ -276,6 +280,8 @@ class _Builder:
 
     def flush(self, box: Box) -> None:
         text = clean_text("".join(self.frags)) if self.frags else ""
+        if text and text[0] in _TYPED_BULLETS:
+            text = text.lstrip(_TYPED_BULLETS + " ")  # "• 2023 – Explorer Grant": a bullet typed as text
         self.frags.clear()
         if text:
             self.read += len(text)
