@@ -11,7 +11,7 @@ from extractors.reading.awards import parse_award_line
 from extractors.reading.dates import find_range, leading_date, parse_date_text
 from extractors.reading.names import author_prefix, clean_person_name, is_person_name, looks_like_authors
 from extractors.reading.roles import dedupe_roles
-from extractors.reading.vocabulary import heading_kind
+from extractors.reading.vocabulary import heading_kind, is_unlisted_heading
 from watcher.diff import StoredItem, diff_items
 from watcher.normalise import normalise_records
 from watcher.records import Award, Member, NewsItem, Paper, Record, Role, record_fields
@@ -614,6 +614,11 @@ def test_awards_in_one_cell_a_line_each_and_not_the_menu_or_footer_of_a_page_tit
 )
 def test_a_heading_announces_the_kind_its_head_noun_names(heading: str, kind: str | None) -> None:
     assert heading_kind(heading) == kind
+
+
+@pytest.mark.parametrize("heading", ["Invited Talks", "Past Talks", "Recent site activity", "Recent changes"])
+def test_headings_over_what_is_not_reported(heading: str) -> None:
+    assert is_unlisted_heading(heading)
 
 
 def test_a_card_of_paragraphs_is_one_record_and_dated_paragraphs_are_items_of_their_own() -> None:

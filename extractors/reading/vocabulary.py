@@ -129,7 +129,9 @@ def _head_phrase(text: str) -> str:
 #: Sections that list things watcher does not report: courses, talks, service, referees.
 _UNLISTED = re.compile(
     r"\b(?:teaching|courses?|service|talks?|presentations?|seminars?|lectures|references|referees|contact"
-    r"|skills|outreach|software|code|datasets?|media|press|coverage|reviewing|refereeing|editorial)\b",
+    r"|skills|outreach|software|code|datasets?|media|press|coverage|reviewing|refereeing|editorial"
+    # A site builder's log of its own edits ("Recent site activity", "Recent changes").
+    r"|activity|recent changes)\b",
     re.I,
 )
 
