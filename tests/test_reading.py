@@ -1759,3 +1759,17 @@ def test_typed_bullets_are_no_words_and_a_contact_line_after_the_grants_is_no_aw
     assert [(a.title, a.year) for a in _of(Award, _read(html))] == [
         ("Explorer Grant", 2023), ("International Intermediate Fellowship", 2021), ("Ecologists in Africa Grant", 2020)
     ]
+
+
+def test_a_work_in_progress_list_reads_titles_without_their_draft_state() -> None:
+    html = """<h2>Work in progress</h2><ul>
+    <li>Wondering Together: Joint Attention <span class="status">&mdash; draft; comments welcome</span></li>
+    <li>Boredom as an Epistemic Emotion <span class="status">&mdash; in progress</span></li>
+    <li>Attending to Absences <span class="status">&mdash; draft available on request</span></li>
+    <li>Inquiry and Credence (with Daniel Achterberg) <span class="status">&mdash; in progress</span></li></ul>"""
+    assert [(p.title, p.authors, p.venue) for p in _of(Paper, _read(html))] == [
+        ("Wondering Together: Joint Attention", (), None),
+        ("Boredom as an Epistemic Emotion", (), None),
+        ("Attending to Absences", (), None),
+        ("Inquiry and Credence", ("Daniel Achterberg",), None),
+    ]

@@ -85,7 +85,7 @@ _PRESS_LINE = re.compile(_PRESS_LABEL, re.I)
 _INSTRUCTION = re.compile(
     r"\b(?:full list|complete list|please (?:see|visit|refer|e-?mail|contact|write)|click here|see (?:my|also|the|our) "
     r"|can be found|listed (?:on|at)|for (?:a|the) (?:full|complete|up-to-date)|up-to-date list|more publications"
-    r"|e-?mail me for|drafts? (?:are )?available (?:on|upon) request"
+    r"|e-?mail me for|^\W{0,2}(?:all )?drafts? (?:are )?available (?:on|upon) request"
     # A legend of the list's marks: "Lab members are listed by name; Camille in bold", "* equal contribution".
     r"|(?:are|is|in|set in|shown in) (?:bold|underlined|italics?)\b|\bunderlined\b|\b(?:denotes?|indicates?) "
     r"(?:equal|corresponding|student|trainee|mentee)|^\W{0,2}(?:equal contribution|corresponding author)"
@@ -108,6 +108,8 @@ _STATUS_WORDS = (
     r"|(?:conditionally )?accepted(?: in principle| for publication)?|under (?:review|revision)|in (?:review|revision)"
     r"|(?:minor |major )?revision requested|revise (?:and|&) resubmit|r&r|submitted"
 )
+#: Where an unfinished paper stands: nowhere yet, so no venue.
+_DRAFT_STATE = re.compile(r"(?:work )?in (?:progress|preparation)|draft|ongoing", re.I)
 #: "X, to appear", "*X* (forthcoming)", and Vancouver's "*X*. 2024;in press".
 _STATUS = re.compile(rf"(?:(?<=[.,;:]\s)|(?<=[(;]))(?P<status>{_STATUS_WORDS})\b", re.I)
 #: A status standing where the year goes in an author-date citation: "Doe, J., & Roe, B. (in press). Title.",
@@ -127,6 +129,12 @@ _JOURNAL_TAIL = re.compile(rf"^(?:[.,]?\s*|\s(?:[A-Z][a-z]{{0,8}}\.\s){{1,2}}){_
 #: The rest of an abbreviated name after a cut at its own full stop: "Stochastic Process" + ". Appl. 142".
 _ABBREVIATION_TAIL = re.compile(rf"^\.\s(?:[A-Z][a-z]{{0,8}}\.\s){{1,2}}{_VOLUME_THEN}")
 #: A status badge set right after a title ("… sediments <span class="badge">Preprint</span>"): not its words.
+#: A draft's state set after its title with a dash ("… Inquiry — draft; comments welcome", "— in progress").
+_DRAFT_AFTER_TITLE = re.compile(
+    r"\s+[—–]\s+[^—–]{0,40}\b(?:draft|in progress|in preparation|on request|comments welcome|under review|submitted)\b"
+    r"[^—–]{0,40}$",
+    re.I,
+)
 #: Co-authors a title field holds after the title ("… Fee Cap (with Kwame Mensah)"): its authors, not its words.
 _WITH_AFTER_TITLE = re.compile(r"(?<=\S)\s*\((?:joint )?with\s+[^()]{3,200}\)\s*$", re.I)
 _BADGE_AFTER_TITLE = re.compile(
@@ -183,9 +191,12 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
     title, marked = _title(entry, lines, text)
     if not title:
         return None
-    title = clean_title(_BADGE_AFTER_TITLE.sub("", _WITH_AFTER_TITLE.sub("", _without_badges(title, entry))))
+    title = _DRAFT_AFTER_TITLE.sub("", _without_badges(title, entry))
+    cowritten = _WITH_AFTER_TITLE.search(title) is not None  # "Inquiry and Credence (with X)": a title, no names
+    title = clean_title(_BADGE_AFTER_TITLE.sub("", _WITH_AFTER_TITLE.sub("", title)))
     words = len(title.split())
-    names = _only_names(title) if marked else looks_like_authors(title)  # a marked title's commas part words
+    # A marked title's commas part words; a title written with its co-authors is one.
+    names = not cowritten and (_only_names(title) if marked else looks_like_authors(title))
     if (words < 2 and not _CHAPTER.match(lines[0])) or words > 50 or names or is_link_label(title):
         return None
     if words <= 8 and (is_venue(title) or parse_date_text(title)):
@@ -536,6 +547,8 @@ def _venue(entry: Entry, lines: Sequence[str], title: str, rest: str, authors: t
                 return _clean_venue(sentence) or None
         pieces = _pieces(line)
         for index, piece in enumerate(pieces):
+            if _DRAFT_STATE.fullmatch(piece.strip(" —–-:;")):
+                continue  # "— in progress", "in preparation": a draft's state, not an "In:" venue
             prefix = _VENUE_PREFIX.match(piece)
             bare = _without_place_words(piece, prefix)
             if not bare or looks_like_authors(bare) or bare in author_text or LINK_WORDS.match(bare):
