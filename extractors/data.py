@@ -170,6 +170,8 @@ _PERSON_HINTS = frozenset(
 _HEADLINE_WORDS = 16
 _NEWS_TEXT = ("headline", "text", "news", "message", "title", "content", "body", "summary", "description",
               "details", "html", "markdown")
+#: What names an award in a list of them when no field says "award": its title, its name, "what".
+_AWARD_NAME = ("title", "name", "what")
 _AWARD = ("award", "honor", "honour", "prize", "fellowship", "grant", "scholarship", "distinction")
 _ORG = ("organization", "organisation", "org", "institution", "institute", "company", "employer", "school",
         "university", "affiliation", "awarder", "awardedby", "issuer", "sponsor", "agency", "funder", "place")
@@ -618,11 +620,11 @@ def _news(fields: _Fields, scope: _Scope) -> NewsItem | None:
 
 
 def _award(fields: _Fields, scope: _Scope) -> Award | None:
-    title = clean_title(fields.text(_AWARD) or fields.text(("title", "name")))
+    title = clean_title(fields.text(_AWARD) or fields.text(_AWARD_NAME))
     if not title:
         return None
     when = _iso_date(fields.value(_DATE)) or _iso_date(fields.value(_START)) or ""
-    year = parse_year(fields.text(_YEAR_FIELDS)) or parse_year(when[:4])
+    year = parse_year(fields.text(_YEAR_FIELDS)) or parse_year(when[:4]) or _year_in(fields.text(_PERIOD))
     return Award(title=title, organization=fields.text(_ORG, words=20) or None, year=year or scope.year)
 
 
@@ -686,7 +688,7 @@ def _fits(kind: str, fields: _Fields) -> bool:
     if kind == "news":
         return bool(fields.news_text())
     if kind == "award":
-        return fields.has((*_AWARD, "title", "name"))
+        return fields.has((*_AWARD, *_AWARD_NAME))
     if kind == "role":
         return fields.has(_POSITION)
     return False

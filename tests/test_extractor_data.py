@@ -542,3 +542,15 @@ def test_a_current_student_s_degree_field_names_the_role() -> None:
     assert [(m.name, m.role) for m in members] == [
         ("Ruby Kaur", "Honours student"), ("Tom Vale", "PhD student"), ("Ana Lima", "Students")
     ]
+
+
+def test_a_funding_file_s_entries_are_awards_named_by_what_they_are() -> None:
+    funding = [
+        {"what": "Thematic Project on soil carbon", "funder": "FAPESP", "ref": "2024/50112-3", "period": "2025–2030"},
+        {"what": "Research Productivity Fellowship", "funder": "CNPq", "period": "2021–2024", "kind": "fellowship"},
+    ]
+    awards = [r for r in read_data(funding, "_data/funding.yml", "funding").records if isinstance(r, Award)]
+    assert [(a.title, a.organization, a.year) for a in awards] == [
+        ("Thematic Project on soil carbon", "FAPESP", 2025),
+        ("Research Productivity Fellowship", "CNPq", 2021),
+    ]
