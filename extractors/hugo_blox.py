@@ -37,6 +37,7 @@ from extractors.data import member_from_fields
 from extractors.generic import node_text, records_from_markdown
 from extractors.markdown import front_matter_text, is_unpublished, parse_front_matter
 from extractors.reading.people import singular
+from extractors.reading.roles import dedupe_roles
 from extractors.reading.vocabulary import ALUMNI_WORDS
 from watcher.records import Award, Document, Member, NewsItem, Paper, Record, Role
 from watcher.text import (
@@ -291,7 +292,8 @@ def parse_bundle(files: Mapping[str, str]) -> list[Record]:
             news = post_news(parse_front_matter(files[path])[0], f"/{path.split('/')[1]}/{slug}/")
             if news is not None:
                 records.append(news)
-    return records
+    # The biography may restate a post the landing page's experience block lists.
+    return dedupe_roles(records)
 
 
 # ---------------------------------------------------------------- rendered HTML

@@ -275,10 +275,10 @@ def test_a_post_named_in_the_header_and_again_in_the_biography_is_one_role() -> 
     assert [(r.title, r.organization) for r in _of(Role, _read(page))] == [
         ("Assistant Professor of Economics", "Westbrook University")
     ]
-    # Two posts of one rank at one place are two posts, and a post that has ended is not the current one.
+    # Two posts of one rank at one place are two posts, and a post that has ended elsewhere is not the current one.
     directors = [Role(title="Director of Graduate Studies", organization="Westbrook University"),
                  Role(title="Director", organization="Policy Lab, Westbrook University"),
-                 Role(title="Assistant Professor", organization="Westbrook University", start="2019", end="2021"),
+                 Role(title="Assistant Professor", organization="Eastmoor University", start="2019", end="2021"),
                  Role(title="Assistant Professor", organization="Department of Economics, Westbrook University")]
     assert dedupe_roles(list(directors)) == directors
     # A title read apart at its preposition in a header is the dated post the list gives.
@@ -1773,3 +1773,14 @@ def test_a_work_in_progress_list_reads_titles_without_their_draft_state() -> Non
         ("Attending to Absences", (), None),
         ("Inquiry and Credence", ("Daniel Achterberg",), None),
     ]
+
+
+def test_a_biography_s_restatement_of_a_listed_post_is_that_post() -> None:
+    listed = [Role(title="Assistant Professor", organization="Tohoku University", start="2021-04-01"),
+              Role(title="Postdoctoral Researcher", organization="Haber Institute", start="2017", end="2021")]
+    prose = [Role(title="Assistant Professor of Chemistry", organization="Tohoku University"),
+             Role(title="postdoctoral researcher", organization="Haber Institute in Berlin")]
+    assert dedupe_roles([*listed, *prose]) == listed
+    # Another post at another place stays its own.
+    other = Role(title="Postdoctoral Researcher", organization="Lund University")
+    assert dedupe_roles([*listed, other]) == [*listed, other]

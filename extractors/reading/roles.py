@@ -161,12 +161,17 @@ def _same_role(first: Role, second: Role) -> bool:
     return (
         _title_key(first.title) == _title_key(second.title)
         and (first.start == second.start or not first.start or not second.start)
-        and (
-            normalise_key(first.organization) == normalise_key(second.organization)
-            or not first.organization
-            or not second.organization
-        )
+        and (_one_place(first.organization, second.organization) or not first.organization or not second.organization)
     )
+
+
+def _one_place(first: str | None, second: str | None) -> bool:
+    """One organisation named more or less fully: "X Institute" and "X Institute in Berlin"."""
+    here, there = normalise_key(first), normalise_key(second)
+    if not here or not there:
+        return False
+    short, long = sorted((here, there), key=len)
+    return short == long or long.startswith(short + " ") or long.endswith(" " + short)
 
 
 _UNIT_AFTER_TITLE = re.compile(r"^\s*(?:in|of|at)\s+(?:the\s+)?", re.I)
@@ -210,17 +215,18 @@ def _named_twice(first: Role, second: Role) -> bool:
     if not (here and there and (here.endswith(there) or there.endswith(here))):
         return False
     return _title_key(first.title) == _title_key(second.title) or any(
-        _with_its_field(one, other) for one, other in ((first, second), (second, first))
+        _with_its_field(one, other, same_place=here == there) for one, other in ((first, second), (second, first))
     )
 
 
-def _with_its_field(titled: Role, other: Role) -> bool:
-    """``titled`` is ``other``'s title followed by the field ``other``'s organisation names."""
+def _with_its_field(titled: Role, other: Role, *, same_place: bool = False) -> bool:
+    """``titled`` is ``other``'s title followed by a field: the one ``other``'s organisation names, or
+    any where both name one place ("Assistant Professor of Chemistry" and "Assistant Professor", X)."""
     match = _FIELD_AFTER_TITLE.search(titled.title)
     return bool(
         match
         and _title_key(titled.title[: match.start()]) == _title_key(other.title)
-        and f" {normalise_key(match['field'])} " in f" {normalise_key(other.organization)} "
+        and (same_place or f" {normalise_key(match['field'])} " in f" {normalise_key(other.organization)} ")
     )
 
 
