@@ -554,10 +554,15 @@ def test_a_month_and_short_year_in_brackets_alone_in_a_cell_dates_its_row() -> N
                year=2023)),
         ("CAREER: Cobalt Hydride Catalysis — National Science Foundation CHE-2247316; PI; 2023–2028",
          Award(title="CAREER: Cobalt Hydride Catalysis", year=2023)),
+        ("2022 — 51 Pegasi b Fellowship, Heising-Simons Foundation (Ana Ortúzar)",
+         Award(title="51 Pegasi b Fellowship", organization="Heising-Simons Foundation", year=2022)),
+        ("2022 — FONDECYT Regular grant 1221234 (2022–2025) (Matías Errázuriz)",
+         Award(title="FONDECYT Regular grant 1221234", year=2022)),
     ],
     ids=["year-colon", "year-month", "recipient-first", "giver-after-dash", "reason-after-dash",
          "recipient-comma", "recipient-after-dash", "recipient-in-brackets", "year-in-brackets",
-         "grant-by-sponsor-then-project", "grant-by-project-then-sponsor"],
+         "grant-by-sponsor-then-project", "grant-by-project-then-sponsor", "number-after-year-dash",
+         "recipient-after-years"],
 )
 def test_award_lines(line: str, award: Award) -> None:
     assert parse_award_line(line) == award

@@ -25,8 +25,10 @@ AWARD_WORDS = re.compile(
     re.I,
 )
 _REASON = re.compile(r"(?<=\d{4})\s*[:–—]\s+|\s+[–—]\s+|:\s+(?=for\b|awarded\b|given\b)")
+#: A leading year or span: "2023:", "(2021-25)", "2021 – 2025 —"; "2022 — 51 Pegasi b Fellowship" keeps its 51.
 _LEADING_YEAR = re.compile(
-    r"^\s*[(\[]?(?:19|20)\d\d(?:[./]\d{1,2}(?!\d))?(?:\s*[-–—/]\s*(?:19|20)?\d\d)?[)\]]?\s*[:,\-–—.]?\s*"
+    r"^\s*[(\[]?(?:19|20)\d\d(?:[./]\d{1,2}(?!\d))?(?:\s*[-–—/]\s*(?:19|20)\d\d|[-–—/](?:19|20)?\d\d)?[)\]]?"
+    r"\s*[:,\-–—.]?\s*"
 )
 _TRAILING_YEAR = re.compile(r"[,(\s]*\b(?:19|20)\d\d\b(?:\s*[-–—/]\s*(?:19|20)?\d\d)?\)?[.,]?\s*$")
 _COMMA = re.compile(r",\s+")
@@ -111,6 +113,8 @@ def parse_award_line(line: str, link_texts: list[str] | tuple[str, ...] = ()) ->
         pass  # "ERC Consolidator Grant – Katharina Vossberg": who received it, not who gave it
     elif len(pieces) == 2 and _GIVER.match(pieces[1]):
         main = f"{main}, {pieces[1]}"  # "Best Paper Award – CVPR 2023": who gave it, not why
+    if (bracket := _TRAILING_BRACKET.search(main)) and is_person_name(bracket.group(1)):
+        main = main[: bracket.start()]  # "… Fellowship, Heising-Simons Foundation (Ana Ortúzar)": who received it
     main = _TRAILING_YEAR.sub("", main).strip(" ,.;")
     if not main:
         return None
