@@ -41,7 +41,7 @@ from extractors.reading.context import Context
 from extractors.reading.dates import SEASONS, full_end_year, parse_date_text
 from extractors.reading.entries import entry_of_box
 from extractors.reading.papers import read_paper, status_stated, with_status
-from extractors.reading.roles import dedupe_roles
+from extractors.reading.roles import dedupe_roles, same_place
 from extractors.reading.tree import tree_from_html
 from extractors.reading.vocabulary import heading_kind
 from watcher.records import Award, Document, NewsItem, Paper, Record, Role
@@ -855,14 +855,13 @@ def new_bio_records(bio: Iterable[Record], known: Sequence[Record]) -> list[Reco
     profile's "Ph.D. Student", X)."""
     roles = [r for r in known if isinstance(r, Role)]
     titles = [normalise_key(r.title) for r in roles]
-    places = [normalise_key(r.organization) for r in roles if r.organization and not r.end]
+    places = [r.organization for r in roles if r.organization and not r.end]
     kept = []
     for record in bio:
         if isinstance(record, Role):
-            title, place = normalise_key(record.title), normalise_key(record.organization)
-            if any(t.startswith(title) for t in titles):
+            if any(t.startswith(normalise_key(record.title)) for t in titles):
                 continue
-            if not record.start and place and any(p and (place.endswith(p) or p.endswith(place)) for p in places):
+            if not record.start and any(same_place(record.organization, place) for place in places):
                 continue
         kept.append(record)
     return kept

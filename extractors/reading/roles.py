@@ -17,7 +17,15 @@ from extractors.reading.people import ROLE_WORDS
 from watcher.records import Record, Role
 from watcher.text import clean_text, clean_title, normalise_key
 
-__all__ = ["EDUCATION_WORDS", "ORG_WORDS", "dedupe_roles", "drop_undated_roles", "parse_role_line", "read_role"]
+__all__ = [
+    "EDUCATION_WORDS",
+    "ORG_WORDS",
+    "dedupe_roles",
+    "drop_undated_roles",
+    "parse_role_line",
+    "read_role",
+    "same_place",
+]
 
 ORG_WORDS = re.compile(
     r"\b(?:university|universit\w+|institute|college|school|lab|laboratory|labs|research|inc|ltd|corp\w*"
@@ -161,11 +169,11 @@ def _same_role(first: Role, second: Role) -> bool:
     return (
         _title_key(first.title) == _title_key(second.title)
         and (first.start == second.start or not first.start or not second.start)
-        and (_one_place(first.organization, second.organization) or not first.organization or not second.organization)
+        and (same_place(first.organization, second.organization) or not first.organization or not second.organization)
     )
 
 
-def _one_place(first: str | None, second: str | None) -> bool:
+def same_place(first: str | None, second: str | None) -> bool:
     """One organisation named more or less fully: "X Institute" and "X Institute in Berlin"."""
     here, there = normalise_key(first), normalise_key(second)
     if not here or not there:
