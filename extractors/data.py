@@ -608,9 +608,8 @@ def _news(fields: _Fields, scope: _Scope) -> NewsItem | None:
     text = fields.news_text()
     if not text:
         return None
-    headline = fields.text(("title",), words=_HEADLINE_WORDS)
-    if headline and headline != text and not text.startswith(headline.rstrip(".!")):
-        text = f"{headline.rstrip('.!:')}: {text}"  # {"title": "Welcome Tobias!", "text": "Tobias joins …"}
+    if headline := fields.text(("title",), words=_HEADLINE_WORDS):
+        text = headline  # {"title": "Welcome Tobias!", "text": "Tobias joins …"}: told by its title, as posts are
     when = _iso_date(fields.when())
     if when is None and (year := fields.text(("year",))):
         month = fields.text(("month",))
