@@ -1789,3 +1789,16 @@ def test_a_biography_s_restatement_of_a_listed_post_is_that_post() -> None:
     # Another post at another place stays its own.
     other = Role(title="Postdoctoral Researcher", organization="Lund University")
     assert dedupe_roles([*listed, other]) == [*listed, other]
+
+
+def test_a_cms_field_named_by_its_bem_modifier_is_not_a_name_field() -> None:
+    row = """<div class="views-row"><div class="views-field views-field-title"><span>Dr {name}</span></div>
+    <div class="field field--name-field-position field__item">PhD student ({years})</div>
+    <div class="views-field"><span class="views-label">Now: </span>
+    <div class="field field--name-field-destination field__item">{now}</div></div></div>"""
+    rows = [("Grace Adjei", "2017–2021", "Biostatistician, GSK"), ("Martin Hale", "2016–2020", "Analyst, Aviva"),
+            ("Eleanor Vance", "2018–2022", "Postdoctoral Fellow, ETH Zürich")]
+    html = "<h2>Former members</h2><div class='view-content'>" + "".join(
+        row.format(name=n, years=y, now=w) for n, y, w in rows
+    ) + "</div>"
+    assert [m.name for m in _of(Member, _read(html))] == [n for n, _y, _w in rows]

@@ -173,12 +173,17 @@ _FURNITURE = frozenset({
 })
 
 
+_BEM_NAME = re.compile(r"--name-")
+
+
 def field_of(hint: str) -> str:
     """The field a class/id attribute names ("pub-title" -> "title"; "" when none).
 
     The last word that names a field wins: "paper-authors" is authors, "author-title" a title.
     """
     found = ""
+    if "--name-" in hint:
+        hint = _BEM_NAME.sub("", hint)  # Drupal's "field--name-field-destination": the field is "destination"
     for token in _HINT_SPLIT.split(hint):
         if token and (m := _FIELD_TOKEN.match(token)):
             found = m.lastgroup or found
