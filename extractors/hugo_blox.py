@@ -439,7 +439,11 @@ class HugoBloxExtractor(Extractor):
                 paper = publication_paper(meta, {})
                 return [paper] if paper else []
             return author_records(meta, body) + home_records(meta)
-        return rendered_records(doc.text)
+        # A built page's widgets change with the theme's version: the shared reader gives the kinds the
+        # theme's own fields found nothing of (a news widget, an awards list).
+        from extractors.generic import GenericExtractor
+
+        return with_shared_reading(rendered_records(doc.text), GenericExtractor().parse(doc))
 
     def better_source(self, doc: Document) -> str | None:
         if doc.is_bundle:

@@ -726,3 +726,15 @@ def test_a_new_citation_style_that_turns_names_round_and_names_the_press_s_town_
     assert set(change.delta or {}) == {"venue"}
     # A press is not a town's: "Physics" -> "Nature Physics" is another venue.
     assert meaningful_delta("paper", {"venue": "Physics"}, {"venue": "Nature Physics"})
+
+
+def test_a_move_is_one_modified_role_though_the_education_list_gains_the_degree() -> None:
+    before = [Role(title="PhD Candidate in Physics", organization="ETH Zurich"),
+              Role(title="MSc in Physics", start="2020")]
+    after = [Role(title="Postdoctoral Researcher", organization="Max Planck Institute"),
+             Role(title="PhD in Physics", start="2025"),
+             Role(title="MSc in Physics", start="2020")]
+    changes = run(before, after).changes
+    assert sorted((c.change, (c.after or {}).get("title")) for c in changes) == [
+        ("added", "PhD in Physics"), ("modified", "Postdoctoral Researcher")
+    ]

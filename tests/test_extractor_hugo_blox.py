@@ -134,3 +134,38 @@ type = "landing"
         ("2024-02", "Honored to receive the Early Career Faculty Award."),
     ]
     assert not [r for r in records if isinstance(r, Paper)]
+
+
+def test_a_built_page_s_widgets_the_theme_fields_miss_are_read_by_the_shared_reader() -> None:
+    post = """<div class="media stream-item"><div class="media-body">
+    <h3 class="article-title"><a href="/post/{slug}/">{title}</a></h3>
+    <div class="article-style">{summary}</div>
+    <div class="stream-meta article-metadata"><span class="article-date">{date}</span></div></div></div>"""
+    posts = [("prl", "Valley paper accepted in PRL", "Our switching paper is accepted.", "Mar 14, 2025"),
+             ("aps", "Invited talk at the APS Summit", "I will speak in Anaheim.", "Jan 30, 2025"),
+             ("qe", "Passed my qualifying exam", "One step closer.", "Jul 1, 2024")]
+    page = f"""<html><head><meta name="generator" content="Source Themes Academic 4.8.0"></head><body>
+    <section id="news" class="home-section"><h1>Recent News</h1>
+    {"".join(post.format(slug=s, title=t, summary=m, date=d) for s, t, m, d in posts)}</section>
+    <section id="experience"><h1>Experience</h1>{"".join(
+        f'<div class="card experience-card"><div class="card-body"><div class="exp-title">{t}</div>'
+        f'<div class="exp-company">{o}</div><div class="exp-meta">{m}</div></div></div>'
+        for t, o, m in [("PhD Candidate", "ETH Zurich", "Sep 2020 – Present"),
+                        ("Research Assistant", "EPFL", "Jan 2019 – Aug 2020"),
+                        ("Intern", "IBM Research", "Jun 2018 – Sep 2018")])}</section>
+    <section id="accomplishments"><h1>Awards</h1><ul><li>2023 Best Poster Award, Swiss Nanoscience Meeting</li>
+    <li>2022 Outstanding Teaching Assistant Award, ETH Zurich</li><li>2019 Excellence Scholarship, ETH Zurich</li>
+    </ul></section></body></html>"""
+    records = EXTRACTOR.read(Document(url="https://nk.example.org/", text=page))[0]
+    # The theme's own fields give the timeline; the shared reader the news and the awards.
+    assert [(r.title, r.organization) for r in records if isinstance(r, Role)][:3] == [
+        ("PhD Candidate", "ETH Zurich"), ("Research Assistant", "EPFL"), ("Intern", "IBM Research")
+    ]
+    assert [(n.date, n.text) for n in records if isinstance(n, NewsItem)] == [
+        ("2025-03-14", "Valley paper accepted in PRL"),
+        ("2025-01-30", "Invited talk at the APS Summit"),
+        ("2024-07-01", "Passed my qualifying exam"),
+    ]
+    assert [a.title for a in records if isinstance(a, Award)] == [
+        "Best Poster Award", "Outstanding Teaching Assistant Award", "Excellence Scholarship"
+    ]

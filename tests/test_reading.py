@@ -1802,3 +1802,13 @@ def test_a_cms_field_named_by_its_bem_modifier_is_not_a_name_field() -> None:
         row.format(name=n, years=y, now=w) for n, y, w in rows
     ) + "</div>"
     assert [m.name for m in _of(Member, _read(html))] == [n for n, _y, _w in rows]
+
+
+def test_the_header_s_post_and_the_biography_s_fuller_wording_of_it_are_one_role() -> None:
+    roles = [Role(title="PhD Candidate in Physics", organization="ETH Zurich"),
+             Role(title="PhD candidate", organization="Department of Physics at ETH Zurich in the Quantum Imaging Lab")]
+    assert len(dedupe_roles(list(roles))) == 1
+    fellow = [Role(title="Postdoctoral Researcher", organization="Max Planck Institute for Solid State Research"),
+              Role(title="Postdoctoral researcher and Humboldt fellow", organization="Max Planck Institute for Solid "
+                   "State Research in Stuttgart")]
+    assert len(dedupe_roles(list(fellow))) == 1

@@ -429,14 +429,27 @@ def _pair_moved_position(
 ) -> tuple[list[tuple[_Entry, _Entry]], list[_Entry], list[_Entry]]:
     """One current position gone and one new current position in its place is the person moving
     on ("PhD student, NUS" -> "Postdoctoral Scholar, UCSB"): one modified role, not two changes."""
-    gone = [e for e in lost if e.kind == "role" and not e.fields.get("end")]
-    came = [e for e in found if e.kind == "role" and not e.fields.get("end")]
+    gone = [e for e in lost if _current_post(e)]
+    came = [e for e in found if _current_post(e)]
     if len(gone) != 1 or len(came) != 1:
         return pairs, lost, found
     before, after = gone[0], came[0]
     if after.fields.get("start") and not before.fields.get("start"):
         return pairs, lost, found  # an undated line gone and a dated position new: the post is new
     return [*pairs, (before, after)], [e for e in lost if e is not before], [e for e in found if e is not after]
+
+
+#: A degree earned, as an education list names it ("PhD", "MSc in Physics"), not a post held.
+_DEGREE = re.compile(
+    r"^(?:ph\.?\s?d|d\.?\s?phil|m\.?\s?sc?|b\.?\s?sc?|m\.?\s?a|b\.?\s?a|m\.?\s?phil|m\.?\s?eng|b\.?\s?eng|mba"
+    r"|doctorate|master'?s|bachelor'?s)\.?(?:\s+(?:in|of)\s+.+)?$",
+    re.I,
+)
+
+
+def _current_post(entry: _Entry) -> bool:
+    title = str(entry.fields.get("title") or "")
+    return entry.kind == "role" and not entry.fields.get("end") and not _DEGREE.match(title)
 
 
 _Candidates = list[tuple[float, int, int]]

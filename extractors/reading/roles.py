@@ -216,15 +216,18 @@ def _named_twice(first: Role, second: Role) -> bool:
     University" and the biography's "Assistant Professor in the Department of Economics at
     Westbrook University", or the header's post beside the dated list's current entry for it. The titles are
     one, or one is the other with the field the other's organisation names; one organisation is the
-    other or ends with it."""
+    other or holds it."""
     if first.end or second.end or (first.start and second.start):
         return False  # two dated posts, or a post that has ended beside the one a header names
     here, there = normalise_key(first.organization), normalise_key(second.organization)
-    if not (here and there and (here.endswith(there) or there.endswith(here))):
+    # "ETH Zurich" and "Department of Physics at ETH Zurich in the Laboratory for X": one place.
+    if not (here and there and (f" {here} " in f" {there} " or f" {there} " in f" {here} ")):
         return False
-    return _title_key(first.title) == _title_key(second.title) or any(
-        _with_its_field(one, other, same_place=here == there) for one, other in ((first, second), (second, first))
-    )
+    titles = sorted((_title_key(first.title), _title_key(second.title)), key=len)
+    if titles[0] == titles[1] or titles[1].startswith(titles[0] + " and "):
+        return True  # "Postdoctoral researcher" and "Postdoctoral researcher and Humboldt fellow", at one place
+    pairs = ((first, second), (second, first))
+    return any(_with_its_field(one, other, same_place=here == there) for one, other in pairs)
 
 
 def _with_its_field(titled: Role, other: Role, *, same_place: bool = False) -> bool:
