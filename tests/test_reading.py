@@ -621,7 +621,9 @@ def test_a_heading_announces_the_kind_its_head_noun_names(heading: str, kind: st
     assert heading_kind(heading) == kind
 
 
-@pytest.mark.parametrize("heading", ["Invited Talks", "Past Talks", "Recent site activity", "Recent changes"])
+@pytest.mark.parametrize(
+    "heading", ["Invited Talks", "Past Talks", "Recent site activity", "Recent changes", "Policy Writing", "Op-Eds"]
+)
 def test_headings_over_what_is_not_reported(heading: str) -> None:
     assert is_unlisted_heading(heading)
 

@@ -131,7 +131,9 @@ _UNLISTED = re.compile(
     r"\b(?:teaching|courses?|service|talks?|presentations?|seminars?|lectures|references|referees|contact"
     r"|skills|outreach|software|code|datasets?|media|press|coverage|reviewing|refereeing|editorial"
     # A site builder's log of its own edits ("Recent site activity", "Recent changes").
-    r"|activity|recent changes)\b",
+    r"|activity|recent changes"
+    # Writing for newspapers: opinion pieces are not the owner's papers.
+    r"|op-?eds?|opinion pieces|opinion|commentary|commentaries|columns|policy writing)\b",
     re.I,
 )
 
