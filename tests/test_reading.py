@@ -1814,3 +1814,23 @@ def test_the_header_s_post_and_the_biography_s_fuller_wording_of_it_are_one_role
               Role(title="Postdoctoral researcher and Humboldt fellow", organization="Max Planck Institute for Solid "
                    "State Research in Stuttgart")]
     assert len(dedupe_roles(list(fellow))) == 1
+
+
+def test_an_astronomy_citation_reads_its_title_and_journal_apart_from_its_links_and_citation_count() -> None:
+    entry = """<li><span class="au"><b>Rautenbach, T.</b>; Serra, P.; Loi, F.</span> {year},
+    <span class="ti">{title}</span>, <span class="jo">{journal}</span>.
+    <span class="lk">[<a href="https://ui.adsabs.harvard.edu/abs/x">ADS</a> | <a href="https://arxiv.org/abs/2501.0871{n}">arXiv:2501.0871{n}</a>]</span>
+    <span class="cites">[{cites}]</span></li>"""
+    rows = [(2025, "The HI-to-stellar mass relation in Fornax dwarfs", "MNRAS, 539, 1123", "MNRAS"),
+            (2024, "Extended HI envelopes around low-mass galaxies", "A&amp;A, 684, A12", "A&A"),
+            (2023, "A MeerKAT view of ram-pressure stripping", "ApJ, 948, 62", "ApJ")]
+
+    def page(cites: int) -> list[Record]:
+        items = "".join(
+            entry.format(year=y, title=t, journal=j, n=n, cites=cites + n) for n, (y, t, j, _v) in enumerate(rows)
+        )
+        return _read(f"<h2>Refereed &mdash; first author</h2><ol>{items}</ol>")
+
+    assert [(p.title, p.venue, p.year) for p in _of(Paper, page(3))] == [(t, v, y) for y, t, _j, v in rows]
+    stored = [StoredItem(kind=r.kind, key=r.key, fields=record_fields(r)) for r in page(3)]
+    assert diff_items(stored, page(17)).changes == ()  # more citations are no news

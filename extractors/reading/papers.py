@@ -208,6 +208,8 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
     rest = text.replace(title, " ", 1) if title in text else " ".join(line for line in lines if title not in line)
     authors = _authors(entry, lines, title, rest)
     venue = _venue(entry, lines, title, rest, authors)
+    if title in text and (tail := _ASTRO_AFTER.match(text, text.find(title) + len(title))):
+        venue = tail["journal"]  # "… Title, MNRAS, 531, 2207": the journal before its volume and page
     year = _year(entry, rest, context)
     doi, arxiv = _identifiers(entry, rest)
     url = _url(entry.links, title)
@@ -384,7 +386,10 @@ def _before_italic_venue(title: str | None, entry: Entry) -> str | None:
 
 #: The year set between the authors and the title as a sentence of its own (ecology's and
 #: Chicago's author-date style: "Doe, J., and B. Roe. 2025. Title. *Journal* 583:152066.").
-_BARE_YEAR_FIRST = re.compile(r"^(?:19|20)\d\d[a-z]?\.\s+")
+_BARE_YEAR_FIRST = re.compile(r"^(?:19|20)\d\d[a-z]?[.,]\s+")
+#: The journal, volume and page after an astronomy citation's title: "…, Title, MNRAS, 531, 2207".
+_ASTRO_AFTER = re.compile(r",\s+(?P<journal>[A-Z][A-Za-z&.' ]{0,40}?),\s*\d{1,4},\s*[A-Z]?\d{1,6}\b")
+_ASTRO_TAIL = re.compile(r",\s+(?P<journal>[A-Z][A-Za-z&.' ]{0,40}?),\s*\d{1,4},\s*[A-Z]?\d{1,6}\.?$")
 #: "(eds.)" after the authors of an edited book: "Doe, J. and Roe, B. (eds.) (2020) *Title*".
 _EDITORS = re.compile(r"^\((?:eds?|editors?)\.?\)\s*", re.I)
 
@@ -408,7 +413,8 @@ def _citation_title(lines: Sequence[str], text: str) -> str | None:
     if cut:
         rest = _BARE_YEAR_FIRST.sub("", _YEAR_IN_PARENS.sub("", _EDITORS.sub("", first[cut:].lstrip(" .,:"))))
         if rest:
-            return _first_sentence(rest)
+            sentence = _first_sentence(rest)
+            return _ASTRO_TAIL.sub("", sentence) or sentence
         if len(lines) > 1:
             return _first_sentence(lines[1])
         return None
