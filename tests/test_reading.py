@@ -1834,3 +1834,23 @@ def test_an_astronomy_citation_reads_its_title_and_journal_apart_from_its_links_
     assert [(p.title, p.venue, p.year) for p in _of(Paper, page(3))] == [(t, v, y) for y, t, _j, v in rows]
     stored = [StoredItem(kind=r.kind, key=r.key, fields=record_fields(r)) for r in page(3)]
     assert diff_items(stored, page(17)).changes == ()  # more citations are no news
+
+
+def test_a_blog_grid_dated_with_short_years_under_category_chips_tells_posts_by_their_titles() -> None:
+    post = """<article class="blog-basic-grid--container entry blog-item"><div class="blog-basic-grid--text">
+    <div class="blog-meta-section"><span class="blog-meta-primary"><a href="/news?category={cat}">{cat}</a></span>
+    <span class="blog-meta-secondary"><time class="blog-date">{date}</time></span></div>
+    <h1 class="blog-title"><a href="/news/{slug}">{title}</a></h1>
+    <div class="blog-excerpt"><p>{summary}</p></div><a class="blog-more-link" href="/news/{slug}">Read More</a>
+    </div></article>"""
+    posts = [("Lab life", "3/20/25", "welcome", "Welcome Naledi and Finn!", "Naledi joins as a fellow."),
+             ("Papers", "2/14/25", "ripples", "Ageing and ripple coupling in Neuron", "Sofia's paper is out."),
+             ("Awards", "12/15/23", "prize", "Hannah wins the poster prize", "Congratulations, Hannah!")]
+    html = "<h1>News</h1><section class='blog-basic-grid'>" + "".join(
+        post.format(cat=c, date=d, slug=s, title=t, summary=m) for c, d, s, t, m in posts
+    ) + "</section>"
+    assert [(n.date, n.text) for n in _of(NewsItem, _read(html))] == [
+        ("2025-03-20", "Welcome Naledi and Finn!"),
+        ("2025-02-14", "Ageing and ripple coupling in Neuron"),
+        ("2023-12-15", "Hannah wins the poster prize"),
+    ]

@@ -145,11 +145,17 @@ _LEADING_WEEKDAY = re.compile(rf"^{_WEEKDAY}", re.I)
 _CLOCK = re.compile(r"\s*(?:[-–—,@|]|\bat\b)?\s*\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?$", re.I)
 
 
+#: A day with a two-digit year, as blogs print it ("3/20/25"): read only where it is the whole text.
+_SHORT_YEAR_DAY = re.compile(r"(\d{1,2}/\d{1,2}/)(\d\d)")
+
+
 def parse_date_text(text: str) -> str | None:
     """The ISO date (``YYYY-MM-DD``, ``YYYY-MM`` or ``YYYY``) a short text is, or None."""
     if (bracketed := _BRACKETED_MONTH.fullmatch(text)) and 1 <= int(bracketed["m"]) <= 12:
         return f"20{bracketed['y']}-{int(bracketed['m']):02d}"  # "[05/24]" alone in its cell
     text = text.strip(" []()*_.:,")
+    if short := _SHORT_YEAR_DAY.fullmatch(text):
+        text = f"{short[1]}{2000 + int(short[2]) if int(short[2]) < 70 else 1900 + int(short[2])}"  # "3/20/25", alone
     match = _DATE.fullmatch(text)
     if match is None and (bare := _CLOCK.sub("", _LEADING_WEEKDAY.sub("", text, count=1), count=1)) != text:
         match = _DATE.fullmatch(bare.strip(" ,"))  # "Tue, 01/28/2025 - 09:00", as CMS listings print a post's time

@@ -80,9 +80,11 @@ def _post_title(entry: Entry, lines: list[str]) -> str | None:
     """The title a post's entry sets over its summary (a heading or a title field, then more
     lines), or None when the entry is one sentence of news."""
     title = entry.fields.get("title") or entry.heading or _marked_first_line(entry, lines)
-    if not title or len(lines) < 2 or lines[0] != title or len(title.split()) < 2:
+    if not title or len(lines) < 2 or len(title.split()) < 2 or title not in lines[:3] or title == lines[-1]:
         return None
-    return title
+    # Over the title, at most a category chip or two ("Lab life"); not a sentence of the post.
+    above = lines[: lines.index(title)]
+    return title if all(len(line.split()) <= 3 for line in above) else None
 
 
 def _byline_date(line: str) -> str | None:
