@@ -56,7 +56,7 @@ from extractors.markdown import front_matter_text, markdown_to_text
 from extractors.reading import ListReport
 from extractors.reading.awards import paper_award, parse_award_line
 from extractors.reading.dates import find_range, leading_date, parse_date_text
-from extractors.reading.names import clean_person_name, is_person_name, looks_like_authors
+from extractors.reading.names import clean_person_name, is_degree_list, is_person_name, looks_like_authors
 from extractors.reading.papers import author_names, is_venue, publication_status, with_status
 from extractors.reading.people import GENERIC_GROUP, ROLE_WORDS, is_sentence
 from extractors.reading.vocabulary import ALUMNI_WORDS, heading_kind
@@ -205,8 +205,14 @@ def _announced(name: str) -> str | None:
     return heading_kind(words)
 
 
+#: Group keys that are initials, written as people write them: "pi" -> "PI", "phd" -> "PhD".
+_INITIALS = {"pi": "PI", "pis": "PIs", "phd": "PhD", "phds": "PhDs", "ms": "MS", "msc": "MSc", "ra": "RA", "ras": "RAs"}
+
+
 def _humanise(label: str) -> str:
     label = clean_text(re.sub(r"[_\-]+", " ", label))
+    if initials := _INITIALS.get(label.lower()):
+        return initials
     return label[:1].upper() + label[1:] if label else label
 
 
@@ -525,7 +531,7 @@ def _split_name(raw: str) -> tuple[str, str]:
     if not raw:
         return "", ""
     note = ""
-    if (match := _NAME_NOTE.match(raw)) and ROLE_WORDS.search(match["note"]):
+    if (match := _NAME_NOTE.match(raw)) and ROLE_WORDS.search(match["note"]) and not is_degree_list(match["note"]):
         raw, note = match["name"], clean_text(match["note"])
     return clean_person_name(raw) or clean_text(raw), note
 

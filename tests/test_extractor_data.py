@@ -550,3 +550,10 @@ def test_a_funding_file_s_entries_are_awards_named_by_what_they_are() -> None:
         ("Thematic Project on soil carbon", "FAPESP", 2025),
         ("Research Productivity Fellowship", "CNPq", 2021),
     ]
+
+
+def test_degrees_in_brackets_after_a_name_are_not_the_member_s_role() -> None:
+    people = {"pi": [{"name": "Prof. Narges Lind (Ph.D., P.Eng.)", "email": "nl@example.edu"}],
+              "students": [{"name": "Ana Ruiz (PhD Student)"}]}
+    members = [r for r in read_data(people, "_data/team.yml").records if isinstance(r, Member)]
+    assert [(m.name, m.role) for m in members] == [("Narges Lind", "PI"), ("Ana Ruiz", "PhD Student")]

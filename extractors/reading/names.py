@@ -17,7 +17,14 @@ import unicodedata
 
 from watcher.text import clean_text
 
-__all__ = ["author_prefix", "clean_person_name", "is_person_name", "looks_like_authors", "split_author_list"]
+__all__ = [
+    "author_prefix",
+    "clean_person_name",
+    "is_degree_list",
+    "is_person_name",
+    "looks_like_authors",
+    "split_author_list",
+]
 
 PARTICLES = frozenset(
     {"van", "von", "de", "der", "den", "da", "di", "del", "della", "dos", "das", "du", "le", "la", "bin", "binti",
@@ -107,6 +114,16 @@ _SURNAME_LIKE_DEGREES = _dotted("ma", "ms", "ba", "bs", "rn", "jd", "dds", "pe",
 _SUFFIXES = re.compile(
     rf"(?:(?:,|(?<!\s))\s+(?:{_DEGREES}|ii|iii|iv)|,\s+(?:{_SURNAME_LIKE_DEGREES}))+$", re.I
 )
+_DEGREE_LIST = re.compile(
+    rf"(?:{_DEGREES}|{_SURNAME_LIKE_DEGREES})(?:\s*,\s*(?:{_DEGREES}|{_SURNAME_LIKE_DEGREES}))*", re.I
+)
+
+
+def is_degree_list(text: str) -> bool:
+    """Whether a text is only degrees ("Ph.D., P.Eng.", "MD, MPH"): letters after a name, not a role."""
+    return _DEGREE_LIST.fullmatch(text.strip(" ()[]")) is not None
+
+
 _NICKNAME = re.compile(r"\s*[(（\"“][^)）\"”]{1,30}[)）\"”]")
 _AUTHOR_MARKS = "*†‡§¶#✝∗⋆+^"
 
