@@ -738,3 +738,11 @@ def test_a_move_is_one_modified_role_though_the_education_list_gains_the_degree(
     assert sorted((c.change, (c.after or {}).get("title")) for c in changes) == [
         ("added", "PhD in Physics"), ("modified", "Postdoctoral Researcher")
     ]
+
+
+def test_an_alumnus_role_written_with_or_without_now_is_unchanged() -> None:
+    before = [Member(name="Hugo Varenne", role="Alumni (Post-doctorant, Agroscope)")]
+    after = [Member(name="Hugo Varenne", role="Alumni (now Post-doctorant, Agroscope)")]
+    assert run(before, after).changes == ()
+    moved = [Member(name="Hugo Varenne", role="Alumni (now Researcher, INRAE)")]
+    assert [c.change for c in run(before, moved).changes] == ["modified"]

@@ -790,10 +790,16 @@ def _ids_conflict(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
     return (_conflict(before, after, "doi") and not _published(before, after)) or _conflict(before, after, "arxiv")
 
 
+_NOW_WORD = re.compile(r"\b(?:now|currently)\b:?", re.I)
+
+
 def _comparable(name: str, value: Any) -> Any:
     """A field value with its formatting removed."""
     if name == "authors":
         return [_author_signature(a) for a in value or ()]
+    if name == "role" and isinstance(value, str):
+        # "Alumni (Lecturer, X)" and "Alumni (now Lecturer, X)": one place, written with or without "now".
+        return normalise_key(_NOW_WORD.sub(" ", value)) or None
     if isinstance(value, str):
         return normalise_key(value) or None
     return value
