@@ -746,3 +746,10 @@ def test_an_alumnus_role_written_with_or_without_now_is_unchanged() -> None:
     assert run(before, after).changes == ()
     moved = [Member(name="Hugo Varenne", role="Alumni (now Researcher, INRAE)")]
     assert [c.change for c in run(before, moved).changes] == ["modified"]
+
+
+def test_a_post_whose_place_gains_its_faculty_after_it_is_unchanged() -> None:
+    before = [Role(title="Associate Professor of Economics", organization="Universidad de los Andes", start="2025")]
+    faculty = "Universidad de los Andes, Facultad de Economía"
+    after = [Role(title="Associate Professor of Economics", organization=faculty, start="2025")]
+    assert run(before, after).changes == ()

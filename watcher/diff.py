@@ -673,8 +673,12 @@ def _title_and_place(fields: Mapping[str, Any]) -> tuple[str, str]:
 
 
 def _ends_alike(one: str, other: str) -> bool:
-    """One is the other or ends with it, word for word."""
-    return bool(one and other) and (one == other or one.endswith(f" {other}") or other.endswith(f" {one}"))
+    """One is the other, or ends or begins with it, word for word ("X University" and "Faculty of Y, X
+    University", "X University, Faculty of Y")."""
+    if not (one and other):
+        return False
+    short, long = sorted((one, other), key=len)
+    return short == long or long.endswith(f" {short}") or long.startswith(f"{short} ")
 
 
 def _starts_alike(one: str, other: str) -> bool:
