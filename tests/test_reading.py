@@ -1854,3 +1854,10 @@ def test_a_blog_grid_dated_with_short_years_under_category_chips_tells_posts_by_
         ("2025-02-14", "Ageing and ripple coupling in Neuron"),
         ("2023-12-15", "Hannah wins the poster prize"),
     ]
+
+
+def test_tenure_written_beside_a_rank_leaves_one_post() -> None:
+    roles = [Role(title="Assistant Professor (tenure track)", organization="Saarland University"),
+             Role(title="Tenure-track Assistant Professor",
+                  organization="Department of Language Science and Technology at Saarland University")]
+    assert len(dedupe_roles(list(roles))) == 1

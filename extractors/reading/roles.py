@@ -189,10 +189,15 @@ _UNIT_AFTER_TITLE = re.compile(r"^\s*(?:in|of|at)\s+(?:the\s+)?", re.I)
 _WHEN_HELD = re.compile(r"^(?:incoming|future|new|current|newly appointed)\s+", re.I)
 
 
+#: Tenure written beside a rank: "(tenure track)", "Tenure-Track", "with tenure", "(tenured)".
+_TENURE = re.compile(r"\(?\b(?:with\s+)?tenure(?:d|[- ]track)?\b\)?", re.I)
+
+
 def _title_key(title: str) -> str:
-    """A title as two readings of one post compare it: "Ph.D. Candidate" and "PhD candidate" agree, and
-    "Incoming Assistant Professor" is the Assistant Professor to come."""
-    return normalise_key(_WHEN_HELD.sub("", title.replace(".", "")))
+    """A title as two readings of one post compare it: "Ph.D. Candidate" and "PhD candidate" agree,
+    "Incoming Assistant Professor" is the Assistant Professor to come, and "Tenure-track Assistant
+    Professor" the "Assistant Professor (tenure track)"."""
+    return normalise_key(_TENURE.sub(" ", _WHEN_HELD.sub("", title.replace(".", ""))))
 
 
 def _restates(prose: Role, dated: Role) -> bool:
