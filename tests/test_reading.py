@@ -1478,6 +1478,15 @@ def test_a_chapter_s_book_is_its_venue_and_a_title_in_common_words_is_not_a_list
     ]
 
 
+@pytest.mark.parametrize(
+    ("text", "iso"),
+    [("9 décembre 2024", "2024-12-09"), ("1er octobre 2025", "2025-10-01"), ("15. Oktober 2024", "2024-10-15"),
+     ("März 2024", "2024-03"), ("12 mars 2025", "2025-03-12"), ("diciembre 2024", "2024-12")],
+)
+def test_dates_written_in_french_german_or_spanish(text: str, iso: str) -> None:
+    assert parse_date_text(text) == iso
+
+
 def test_a_news_row_set_as_a_date_column_beside_a_text_column_is_one_dated_item() -> None:
     row = '<div class="row"><div class="col-2"><p>{date}</p></div><div class="col-10"><p>{text}</p></div></div>'
     html = "<h2>News</h2>" + "".join(

@@ -20,6 +20,10 @@ __all__ = ["DATE", "SEASONS", "DateRange", "day_first_where_written", "find_date
 _MONTH_NAMES = (
     r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
     r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+    # French, German and Spanish names, as lab pages in those countries write them ("9 décembre 2024").
+    r"|janv(?:ier)?|f[ée]vr(?:ier)?|mars|avr(?:il)?|mai|juin|juil(?:let)?|ao[ûu]t|octobre|novembre|d[ée]c(?:embre)?"
+    r"|januar|februar|m[äa]rz|juni|juli|oktober|okt|dezember|dez"
+    r"|enero|febrero|marzo|abril|mayo|junio|julio|agosto|sept?iembre|octubre|noviembre|diciembre"
 )
 _MONTHS = {
     name: number
@@ -28,6 +32,19 @@ _MONTHS = {
             ("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",),
             ("jun", "june"), ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"),
             ("oct", "october"), ("nov", "november"), ("dec", "december"),
+        ),
+        start=1,
+    )
+    for name in names
+} | {
+    name: number
+    for number, names in enumerate(
+        (
+            ("janv", "janvier", "januar", "enero"), ("fevr", "févr", "février", "fevrier", "februar", "febrero"),
+            ("mars", "märz", "marz", "marzo"), ("avr", "avril", "abril"), ("mai", "mayo"),
+            ("juin", "juni", "junio"), ("juil", "juillet", "juli", "julio"), ("août", "aout", "agosto"),
+            ("septiembre", "setiembre"), ("octobre", "oktober", "okt", "octubre"), ("novembre", "noviembre"),
+            ("déc", "décembre", "decembre", "dezember", "dez", "diciembre"),
         ),
         start=1,
     )
@@ -44,7 +61,7 @@ DATE = (
     rf"(?:(?P<y1>\d{{4}})[-/.](?P<m1>\d{{1,2}})[-/.](?P<d1>\d{{1,2}})"
     rf"|(?P<a2>\d{{1,2}})[-/.](?P<b2>\d{{1,2}})[-/.](?P<y2>\d{{4}})"
     rf"|{_WEEKDAY}(?P<mon3>{_MONTH_NAMES})\.?\s+(?P<d3>\d{{1,2}}){_ORD},?\s+(?P<y3>\d{{4}})"
-    rf"|{_WEEKDAY}(?P<d4>\d{{1,2}})(?:st|nd|rd|th|\.)?[\s-]+(?P<mon4>{_MONTH_NAMES})\.?,?[\s-]+(?P<y4>\d{{4}})"
+    rf"|{_WEEKDAY}(?P<d4>\d{{1,2}})(?:st|nd|rd|th|er|\.)?[\s-]+(?P<mon4>{_MONTH_NAMES})\.?,?[\s-]+(?P<y4>\d{{4}})"
     rf"|(?P<y11>\d{{4}})\s?年\s?(?P<m11>\d{{1,2}})\s?月(?:\s?(?P<d11>\d{{1,2}})\s?日)?"
     rf"|(?P<mon5>{_MONTH_NAMES})\.?\s*[-,]?\s*(?:(?P<y5>\d{{4}})|['’](?P<yy5>\d{{2}}))(?!\d)"
     rf"|(?P<season>{SEASONS})\s+(?P<y6>\d{{4}})"
