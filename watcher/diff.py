@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from watcher.normalise import alike_stems, alike_titles, first_per_key, title_stems
 from watcher.records import Record, record_fields
-from watcher.text import is_preprint_doi, is_preprint_server_venue, normalise_key
+from watcher.text import is_preprint_doi, is_preprint_server_venue, normalise_key, one_within_the_other
 
 if TYPE_CHECKING:
     import numpy as np
@@ -665,20 +665,11 @@ def _score_roles(olds: Sequence[_Entry], news: Sequence[_Entry]) -> _Candidates:
 def _named_within(title: str, organisation: str, other_title: str, other_organisation: str) -> bool:
     """One post named more and less fully: "Assistant Professor, Department of Economics at Tulane
     University" and "Assistant Professor of Economics, Tulane University" (normalised keys)."""
-    return _ends_alike(organisation, other_organisation) and _starts_alike(title, other_title)
+    return one_within_the_other(organisation, other_organisation) and _starts_alike(title, other_title)
 
 
 def _title_and_place(fields: Mapping[str, Any]) -> tuple[str, str]:
     return normalise_key(fields.get("title") or ""), normalise_key(fields.get("organization") or "")
-
-
-def _ends_alike(one: str, other: str) -> bool:
-    """One is the other, or ends or begins with it, word for word ("X University" and "Faculty of Y, X
-    University", "X University, Faculty of Y")."""
-    if not (one and other):
-        return False
-    short, long = sorted((one, other), key=len)
-    return short == long or long.endswith(f" {short}") or long.startswith(f"{short} ")
 
 
 def _starts_alike(one: str, other: str) -> bool:

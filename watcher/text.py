@@ -20,6 +20,7 @@ __all__ = [
     "find_doi",
     "is_preprint_doi",
     "normalise_key",
+    "one_within_the_other",
     "parse_date",
     "parse_year",
     "split_authors",
@@ -140,6 +141,16 @@ def normalise_key(text: str | None) -> str:
     # The words joined by single spaces: the same as replacing each run of other characters
     # by a space and trimming, and cheaper.
     return " ".join(_WORD.findall(text))
+
+
+def one_within_the_other(one: str, other: str) -> bool:
+    """Two comparison keys (``normalise_key``) naming one thing more or less fully: one is the other, or
+    begins or ends the other word for word ("x university" and "faculty of y x university", "x institute"
+    and "x institute in berlin")."""
+    if not (one and other):
+        return False
+    short, long = sorted((one, other), key=len)
+    return short == long or long.endswith(f" {short}") or long.startswith(f"{short} ")
 
 
 def split_authors(text: str | None) -> tuple[str, ...]:

@@ -15,7 +15,7 @@ from extractors.reading.dates import SEASONS, find_range, parse_date_text
 from extractors.reading.entries import Entry
 from extractors.reading.people import ROLE_WORDS
 from watcher.records import Record, Role
-from watcher.text import clean_text, clean_title, normalise_key
+from watcher.text import clean_text, clean_title, normalise_key, one_within_the_other
 
 __all__ = [
     "EDUCATION_WORDS",
@@ -175,11 +175,7 @@ def _same_role(first: Role, second: Role) -> bool:
 
 def same_place(first: str | None, second: str | None) -> bool:
     """One organisation named more or less fully: "X Institute" and "X Institute in Berlin"."""
-    here, there = normalise_key(first), normalise_key(second)
-    if not here or not there:
-        return False
-    short, long = sorted((here, there), key=len)
-    return short == long or long.startswith(short + " ") or long.endswith(" " + short)
+    return one_within_the_other(normalise_key(first), normalise_key(second))
 
 
 _UNIT_AFTER_TITLE = re.compile(r"^\s*(?:in|of|at)\s+(?:the\s+)?", re.I)
