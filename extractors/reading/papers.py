@@ -128,7 +128,6 @@ _VOLUME_THEN = (
 _JOURNAL_TAIL = re.compile(rf"^(?:[.,]?\s*|\s(?:[A-Z][a-z]{{0,8}}\.\s){{1,2}}){_VOLUME_THEN}")
 #: The rest of an abbreviated name after a cut at its own full stop: "Stochastic Process" + ". Appl. 142".
 _ABBREVIATION_TAIL = re.compile(rf"^\.\s(?:[A-Z][a-z]{{0,8}}\.\s){{1,2}}{_VOLUME_THEN}")
-#: A status badge set right after a title ("… sediments <span class="badge">Preprint</span>"): not its words.
 #: A draft's state set after its title with a dash ("… Inquiry — draft; comments welcome", "— in progress").
 _DRAFT_AFTER_TITLE = re.compile(
     r"\s+[—–]\s+[^—–]{0,40}\b(?:draft|in progress|in preparation|on request|comments welcome|under review|submitted)\b"
@@ -137,6 +136,7 @@ _DRAFT_AFTER_TITLE = re.compile(
 )
 #: Co-authors a title field holds after the title ("… Fee Cap (with Kwame Mensah)"): its authors, not its words.
 _WITH_AFTER_TITLE = re.compile(r"(?<=\S)\s*\((?:joint )?with\s+[^()]{3,200}\)\s*$", re.I)
+#: A status badge set right after a title ("… sediments <span class="badge">Preprint</span>"): not its words.
 _BADGE_AFTER_TITLE = re.compile(
     r"(?<=[a-z0-9)])\s+(?:Preprint|PREPRINT|New!?|NEW|In [Pp]ress|Under [Rr]eview|Forthcoming)$"
 )
@@ -388,8 +388,9 @@ def _before_italic_venue(title: str | None, entry: Entry) -> str | None:
 #: Chicago's author-date style: "Doe, J., and B. Roe. 2025. Title. *Journal* 583:152066.").
 _BARE_YEAR_FIRST = re.compile(r"^(?:19|20)\d\d[a-z]?[.,]\s+")
 #: The journal, volume and page after an astronomy citation's title: "…, Title, MNRAS, 531, 2207".
-_ASTRO_AFTER = re.compile(r",\s+(?P<journal>[A-Z][A-Za-z&.' ]{0,40}?),\s*\d{1,4},\s*[A-Z]?\d{1,6}\b")
-_ASTRO_TAIL = re.compile(r",\s+(?P<journal>[A-Z][A-Za-z&.' ]{0,40}?),\s*\d{1,4},\s*[A-Z]?\d{1,6}\.?$")
+_ASTRO_JOURNAL = r",\s+(?P<journal>[A-Z][A-Za-z&.' ]{0,40}?),\s*\d{1,4},\s*[A-Z]?\d{1,6}"
+_ASTRO_AFTER = re.compile(_ASTRO_JOURNAL + r"\b")
+_ASTRO_TAIL = re.compile(_ASTRO_JOURNAL + r"\.?$")
 #: "(eds.)" after the authors of an edited book: "Doe, J. and Roe, B. (eds.) (2020) *Title*".
 _EDITORS = re.compile(r"^\((?:eds?|editors?)\.?\)\s*", re.I)
 
