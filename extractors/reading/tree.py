@@ -173,9 +173,6 @@ _FURNITURE = frozenset({
 })
 
 
-_BEM_NAME = re.compile(r"--name-")
-
-
 def field_of(hint: str) -> str:
     """The field a class/id attribute names ("pub-title" -> "title"; "" when none).
 
@@ -183,7 +180,7 @@ def field_of(hint: str) -> str:
     """
     found = ""
     if "--name-" in hint:
-        hint = _BEM_NAME.sub("", hint)  # Drupal's "field--name-field-destination": the field is "destination"
+        hint = hint.replace("--name-", "")  # Drupal's "field--name-field-destination": the field is "destination"
     for token in _HINT_SPLIT.split(hint):
         if token and (m := _FIELD_TOKEN.match(token)):
             found = m.lastgroup or found
@@ -503,8 +500,12 @@ def tree_from_html(html: str | LexborHTMLParser) -> Box:
     if root is None:
         return Box("body")
     builder = _Builder()
-    builder.tab_labels = _tab_labels(parsed)
+    if not isinstance(html, str) or _TAB_ROLE.search(html):
+        builder.tab_labels = _tab_labels(parsed)  # a page with no tabs is not searched for them
     return measure(_name_subtitles(_class_headings(_nest_sublists(builder.build(root)))))
+
+
+_TAB_ROLE = re.compile(r"role\s*=\s*[\"']?tab\b")
 
 
 def _tab_labels(parsed: LexborHTMLParser) -> dict[str, str]:
