@@ -38,7 +38,7 @@ from extractors.generic import node_text, records_from_markdown
 from extractors.jekyll_data import collection_records, news_from_post
 from extractors.markdown import front_matter_text, load_yaml, parse_front_matter, without_liquid
 from extractors.reading.context import Context
-from extractors.reading.dates import SEASONS, full_end_year, parse_date_text
+from extractors.reading.dates import SEASONS, century_year, full_end_year, parse_date_text
 from extractors.reading.entries import entry_of_box
 from extractors.reading.papers import read_paper, status_stated, with_status
 from extractors.reading.roles import dedupe_roles, same_place
@@ -500,7 +500,7 @@ def _project(item: ListItem) -> Paper | None:
 
 def _full_year(text: str) -> int | None:
     value = int(text)
-    return value if value >= 1900 else 2000 + value if value < 70 else 1900 + value
+    return value if value >= 1900 else century_year(value)
 
 
 # ---------------------------------------------------------------- publications

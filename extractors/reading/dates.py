@@ -14,8 +14,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import date
 
-__all__ = ["DATE", "SEASONS", "DateRange", "day_first_where_written", "find_date", "find_range", "full_end_year",
-           "leading_date", "parse_date_text"]
+__all__ = ["DATE", "SEASONS", "DateRange", "century_year", "day_first_where_written", "find_date", "find_range",
+           "full_end_year", "leading_date", "parse_date_text"]
 
 _MONTH_NAMES = (
     r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
@@ -162,6 +162,11 @@ _LEADING_WEEKDAY = re.compile(rf"^{_WEEKDAY}", re.I)
 _CLOCK = re.compile(r"\s*(?:[-–—,@|]|\bat\b)?\s*\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?$", re.I)
 
 
+def century_year(two_digits: int) -> int:
+    """The year a two-digit year stands for on an academic page: "25" is 2025, "98" is 1998."""
+    return 2000 + two_digits if two_digits < 70 else 1900 + two_digits
+
+
 #: A day with a two-digit year, as blogs print it ("3/20/25"): read only where it is the whole text.
 _SHORT_YEAR_DAY = re.compile(r"(\d{1,2}/\d{1,2}/)(\d\d)")
 
@@ -172,7 +177,7 @@ def parse_date_text(text: str) -> str | None:
         return f"20{bracketed['y']}-{int(bracketed['m']):02d}"  # "[05/24]" alone in its cell
     text = text.strip(" []()*_.:,")
     if short := _SHORT_YEAR_DAY.fullmatch(text):
-        text = f"{short[1]}{2000 + int(short[2]) if int(short[2]) < 70 else 1900 + int(short[2])}"  # "3/20/25", alone
+        text = f"{short[1]}{century_year(int(short[2]))}"  # "3/20/25", alone in its field
     match = _DATE.fullmatch(text)
     if match is None and (bare := _CLOCK.sub("", _LEADING_WEEKDAY.sub("", text, count=1), count=1)) != text:
         match = _DATE.fullmatch(bare.strip(" ,"))  # "Tue, 01/28/2025 - 09:00", as CMS listings print a post's time

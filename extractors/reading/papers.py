@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from extractors.reading.awards import paper_award
 from extractors.reading.context import LINK_WORDS, Context, Reading, is_noise, is_prose
-from extractors.reading.dates import leading_date, parse_date_text
+from extractors.reading.dates import century_year, leading_date, parse_date_text
 from extractors.reading.entries import Entry
 from extractors.reading.names import author_prefix, is_person_name, looks_like_authors, split_author_list
 from extractors.reading.tree import Span
@@ -216,8 +216,7 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
     if venue is None:
         for link in entry.links:
             if m := _SHORT_VENUE.match(link.text):
-                short = int(m.group(2))
-                venue, year = m.group(1), year or (2000 + short if short < 70 else 1900 + short)
+                venue, year = m.group(1), year or century_year(int(m.group(2)))
                 break
     if not marked and not (year or venue or doi or arxiv or authors) and is_person_name(title, 3):
         return None  # a name on its own line is a person, not a paper
