@@ -78,12 +78,18 @@ class Extractor:
         records = self.parse(doc)
         if self.shared_fallback and not doc.is_bundle:
             thin = len(records) < THIN_READING
-            if thin or (self.expected_kinds and not any(record.kind in self.expected_kinds for record in records)):
+            always = self.shares_every_reading(doc)
+            if thin or always or (self.expected_kinds and not any(r.kind in self.expected_kinds for r in records)):
                 from extractors.generic import GenericExtractor
 
                 # A reading with a few items of each kind keeps them: only the kinds it missed are taken.
-                records = with_shared_reading(records, GenericExtractor().parse(doc), only_missing=not thin)
+                records = with_shared_reading(records, GenericExtractor().parse(doc), only_missing=not (thin or always))
         return records, ()
+
+    def shares_every_reading(self, doc: Document) -> bool:
+        """Whether the shared reading joins this family's reading of ``doc`` however much that found
+        (a built page whose widgets change with the theme's version); by default only a thin one."""
+        return False
 
     def better_source(self, doc: Document) -> str | None:
         """A URL that holds this page's content in a cleaner form (a ``papers.bib``, a

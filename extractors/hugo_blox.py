@@ -439,11 +439,12 @@ class HugoBloxExtractor(Extractor):
                 paper = publication_paper(meta, {})
                 return [paper] if paper else []
             return author_records(meta, body) + home_records(meta)
+        return rendered_records(doc.text)
+
+    def shares_every_reading(self, doc: Document) -> bool:
         # A built page's widgets change with the theme's version: the shared reader gives the kinds the
         # theme's own fields found nothing of (a news widget, an awards list).
-        from extractors.generic import GenericExtractor
-
-        return with_shared_reading(rendered_records(doc.text), GenericExtractor().parse(doc))
+        return not doc.is_bundle and not doc.text.lstrip("\ufeff \n").startswith("---")
 
     def better_source(self, doc: Document) -> str | None:
         if doc.is_bundle:
