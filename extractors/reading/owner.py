@@ -75,6 +75,8 @@ _OPENING_DATE = re.compile(
     r"^(?:in|from|since|starting(?: in)?|beginning(?: in)?)\s+(?:(?:early|late|mid-?)?\s*[A-Za-z]+\s+)?"
     r"(?P<year>(?:19|20)\d\d)\b", re.I
 )
+#: A post held up to now: "I have been", "I have also been", "I've been".
+_HAVE_BEEN = r"I have (?:also )?been|I've (?:also )?been"
 _BIO_PATTERNS = (
     re.compile(
         rf"\bsince (?P<year>\d{{4}}),? I (?:have been|am|'ve been) "
@@ -90,7 +92,7 @@ _BIO_PATTERNS = (
     ),
     re.compile(
         rf"\b(?:I am|I'm|I work as|I serve as|I currently serve as|I was|I will be|I'll be|currently,? I am|is|was"
-        rf"|I have (?:also )?been|I've (?:also )?been)\s+"
+        rf"|{_HAVE_BEEN})\s+"
         rf"(?:(?:currently|now|also)\s+){{0,2}}"
         rf"(?:an?|the)\s+(?P<title>[^,;]{{2,80}}?)\s+(?P<link>at|in|with|of)\s+(?:the\s+)?(?P<org>[A-Z].+?){_ORG_END}",
         re.I,
@@ -98,7 +100,7 @@ _BIO_PATTERNS = (
     # A rank needs no article: "I am Professor of History at X", "I am Associate Professor of Y at Z".
     re.compile(
         rf"\b(?:I am|I'm|I serve as|I currently serve as|I will be|I'll be|currently,? I am"
-        rf"|I have (?:also )?been|I've (?:also )?been)\s+"
+        rf"|{_HAVE_BEEN})\s+"
         rf"(?:(?:currently|now|also)\s+){{0,2}}"
         rf"(?P<rank>(?-i:(?:(?:Assistant|Associate|Full|Distinguished|Visiting|Research|Senior|Adjunct|Clinical"
         rf"|Principal|Emeritus)\s+)*(?:Professor|Lecturer|Reader|Chair|Director|Dean|Fellow|Scientist)))"
