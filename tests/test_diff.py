@@ -728,6 +728,18 @@ def test_a_new_citation_style_that_turns_names_round_and_names_the_press_s_town_
     assert meaningful_delta("paper", {"venue": "Physics"}, {"venue": "Nature Physics"})
 
 
+def test_a_stage_written_in_other_words_is_no_change_and_a_new_stage_is() -> None:
+    # A new theme writes the same stages its own way: "R&R", "to appear", "In review".
+    assert not meaningful_delta("paper", {"venue": "Revise and resubmit at Econometrica"},
+                                {"venue": "R&R, Econometrica"})
+    assert not meaningful_delta("paper", {"venue": "Journal of Glaciology, forthcoming"},
+                                {"venue": "Journal of Glaciology (to appear)"})
+    assert not meaningful_delta("paper", {"venue": "Submitted to Ecology"}, {"venue": "Under review at Ecology"})
+    # A paper that moves on is told.
+    assert meaningful_delta("paper", {"venue": "R&R at Econometrica"}, {"venue": "Econometrica, forthcoming"})
+    assert meaningful_delta("paper", {"venue": "Under review at Ecology"}, {"venue": "Ecology, to appear"})
+
+
 def test_a_move_is_one_modified_role_though_the_education_list_gains_the_degree() -> None:
     before = [Role(title="PhD Candidate in Physics", organization="ETH Zurich"),
               Role(title="MSc in Physics", start="2020")]

@@ -786,6 +786,14 @@ def _ids_conflict(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
 
 
 _NOW_WORD = re.compile(r"\b(?:now|currently)\b:?", re.I)
+_STAGE_LINK = r"(?: (?:at|in|to|with|for|by))?\b ?"
+#: One stage of a paper in other words (keys as ``normalise_key`` gives them): a theme or a data schema that
+#: writes "R&R" where the page wrote "revise and resubmit", or "to appear" for "forthcoming", moved no paper.
+_STAGE_WORDINGS = (
+    (re.compile(rf"\b(?:revise and resubmit|revise resubmit|r r|randr){_STAGE_LINK}"), "revise and resubmit "),
+    (re.compile(rf"\b(?:to appear|forthcoming|in press){_STAGE_LINK}"), "forthcoming "),
+    (re.compile(rf"\b(?:under review|in review|under submission|submitted){_STAGE_LINK}"), "under review "),
+)
 
 
 def _comparable(name: str, value: Any) -> Any:
@@ -795,9 +803,17 @@ def _comparable(name: str, value: Any) -> Any:
     if name == "role" and isinstance(value, str):
         # "Alumni (Lecturer, X)" and "Alumni (now Lecturer, X)": one place, written with or without "now".
         return normalise_key(_NOW_WORD.sub(" ", value)) or None
+    if name == "venue" and isinstance(value, str):
+        return _one_stage_wording(normalise_key(value)) or None
     if isinstance(value, str):
         return normalise_key(value) or None
     return value
+
+
+def _one_stage_wording(key: str) -> str:
+    for wordings, stage in _STAGE_WORDINGS:
+        key = wordings.sub(stage, key)
+    return key.strip()
 
 
 def _author_signature(name: str) -> str:
