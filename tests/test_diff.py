@@ -247,7 +247,17 @@ def test_an_award_title_that_gains_a_qualifier_is_the_same_award() -> None:
     base = [*papers(4), Award(title="Best Poster Award", organization="Ocean Sciences Meeting", year=2024)]
     before = [*base, Award(title="Outstanding Teaching Innovation Award", year=2026)]
     after = [*base, Award(title="Outstanding Teaching Innovation Award, School of Engineering", year=2026)]
-    assert [c.change for c in run(before, after).changes] == ["modified"]
+    # Named more fully, it is the award it was: neither removed and added, nor news.
+    result = run(before, after)
+    assert result.changes == () and result.unchanged == 6
+    # A giver that gains its grant's number is the same giver.
+    grant = Award(title="HIV-TRACE Services", organization="Centers for Disease Control (CDC)", year=2023)
+    numbered = Award(title="HIV-TRACE Services", organization="Centers for Disease Control (CDC) Contract 75D3",
+                     year=2023)
+    assert run([*base, grant], [*base, numbered]).changes == ()
+    # Words that tell where the award stands are news.
+    finalist = [*base, Award(title="Outstanding Teaching Innovation Award Finalist", year=2026)]
+    assert [c.change for c in run(before, finalist).changes] == ["modified"]
 
 
 def test_a_retitled_paper_keeping_its_pdf_link_is_modified() -> None:

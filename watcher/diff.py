@@ -146,6 +146,8 @@ class FieldRule:
     ("Assistant Professor" -> "Assistant Professor of Data Sciences", "PhD student in Biology")
     or an honour beside it ("Professor" -> "Professor, ACM Fellow"); words of a new position
     ("emeritus", "alumni", "now ...") are still news.
+    ``fuller_tolerant`` ignores words put in or left out after or before all the old words (an award
+    "— Computer Science", a grant's number), none saying where the award stands ("finalist", "declined").
     """
 
     appearing: bool = False
@@ -156,6 +158,7 @@ class FieldRule:
     touch_up_tolerant: bool = False
     quiet_preprint: bool = False
     detail_tolerant: bool = False
+    fuller_tolerant: bool = False
 
 
 _CHANGE = FieldRule()
@@ -181,7 +184,12 @@ MEANINGFUL_FIELDS: Mapping[str, Mapping[str, FieldRule]] = {
     "role": {"title": _POSITION, "organization": _APPEAR_TYPO, "start": _CHANGE, "end": _APPEAR},
     # A reworded item; a corrected date. A touch-up (a place dropped, a tense, a typo) is not news.
     "news": {"text": FieldRule(touch_up_tolerant=True), "date": _CHANGE},
-    "award": {"title": _TYPO, "organization": _APPEAR_TYPO, "year": _CHANGE},
+    # An award named more or less fully (its department, a grant number) is the same award.
+    "award": {
+        "title": FieldRule(typo_tolerant=True, fuller_tolerant=True),
+        "organization": FieldRule(appearing=True, typo_tolerant=True, fuller_tolerant=True),
+        "year": _CHANGE,
+    },
     # PhD student -> Alumni. The person is the identity: a name written more fully ("David Lee" ->
     # "David A. Lee") is told only beside a new role; "Assitant Professor" corrected is not news.
     "member": {
@@ -842,6 +850,7 @@ def _reportable(rule: FieldRule, old: Any, new: Any) -> bool:
         or (rule.span_tolerant and _only_years_dropped(old, new))
         or (rule.touch_up_tolerant and _only_touched_up(old, new))
         or (rule.detail_tolerant and _only_detail_added(old, new))
+        or (rule.fuller_tolerant and _only_named_more_fully(old, new))
     )
 
 
@@ -977,6 +986,27 @@ def _only_detail_added(old: str, new: str) -> bool:
     if inserted[-1] == "fellow":  # "ACM Fellow", not "Fellow" or "Research Fellow"
         return len(inserted) >= 2 and inserted[-2] not in _FELLOW_POSITIONS
     return any(w in _PRIZE_WORDS for w in inserted)
+
+
+#: Words that tell where an award stands: put in or left out, they are news.
+_AWARD_STANDING = frozenset({
+    "nominee", "nominated", "nomination", "finalist", "semifinalist", "shortlisted", "runner", "honorable",
+    "honourable", "mention", "declined", "expired", "pending", "renewed", "withdrawn", "awarded",
+})
+
+
+def _only_named_more_fully(old: str, new: str) -> bool:
+    """One's words are all the other's, at its start or its end, and the rest tells no standing."""
+    short, long = sorted((old.split(), new.split()), key=len)
+    if len(short) < 2 or len(short) == len(long):
+        return False
+    if long[: len(short)] == short:
+        rest = long[len(short) :]
+    elif long[-len(short) :] == short:
+        rest = long[: -len(short)]
+    else:
+        return False
+    return not _AWARD_STANDING.intersection(rest)
 
 
 def _only_years_dropped(old: str, new: str) -> bool:
