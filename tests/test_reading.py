@@ -91,6 +91,18 @@ def test_person_cards_under_group_headings() -> None:
     ]
 
 
+def test_a_cohort_heading_under_a_group_is_no_role() -> None:
+    person = "<p><img src='{0}.jpg'><b>{1}</b><br></p><p>{1} studies {2} and likes long walks by the river.</p>"
+    html = ("<h2>People</h2><h3>Undergraduate Students</h3><h4>Class of 2026</h4>"
+            + person.format("a", "Rosa Lindqvist", "chemistry")
+            + "<h4>Cohort 2028</h4>" + person.format("b", "Omar Haddad", "physics")
+            + person.format("c", "Mei Tanaka", "biology"))
+    assert [(m.name, m.role) for m in _of(Member, _read(html))] == [
+        ("Rosa Lindqvist", "Undergraduate Student"), ("Omar Haddad", "Undergraduate Student"),
+        ("Mei Tanaka", "Undergraduate Student"),
+    ]
+
+
 def test_a_table_laid_out_as_a_grid_of_photo_cards_reads_every_card() -> None:
     cell = '<td><img src="{0}.jpg"><br><b>{1}</b><br>{2}</td>'
     rows = [[("a", "Yuki Sato", "Associate Professor"), ("b", "Mariko Ishida", "Assistant Professor")],

@@ -56,7 +56,10 @@ _QUALIFIER = re.compile(r"\s(?:by|of|from|for|with|in|at|on|about|to)\s", re.I)
 _INTRO = re.compile(r"^(?:about(?: me| us)?|bio(?:graphy)?|short bio|introduction|welcome|home|profile|overview"
                     r"|hi!?|hello!?)$", re.I)
 _YEARISH = re.compile(r"^(?:(?:19|20)\d\d(?:\s*[-–—/]\s*(?:(?:19|20)?\d\d|present))?|(?:before|pre-?|earlier)"
-                      r"\s*(?:19|20)\d\d|older|earlier|past|archive)$", re.I)
+                      r"\s*(?:19|20)\d\d|older|earlier|past|archive"
+                      # A cohort: "Class of 2026", "Cohort 2024", "2023 intake", "Entering class of 2025".
+                      r"|(?:(?:the |entering |graduating |incoming )?class|cohort|intake|batch|entering)(?: of)?"
+                      r"\s*[-:]?\s*(?:19|20)\d\d|(?:19|20)\d\d (?:cohort|class|intake|batch))$", re.I)
 _HINT_WORDS = re.compile(r"[a-z]+")
 #: Class and id words are terser and shared with page chrome ("btn-group", "list-group"): only
 #: words that name content count.
