@@ -109,7 +109,8 @@ _STATUS_WORDS = (
     r"|(?:minor |major )?revision requested|revise (?:and|&) resubmit|r&r|submitted"
 )
 #: Where an unfinished paper stands: nowhere yet, so no venue.
-_DRAFT_STATE = re.compile(r"(?:work )?in (?:progress|preparation)|draft|ongoing", re.I)
+_DRAFT_WORDS = r"(?:work )?in (?:progress|preparation)|draft|ongoing"
+_DRAFT_STATE = re.compile(_DRAFT_WORDS, re.I)
 #: "X, to appear", "*X* (forthcoming)", and Vancouver's "*X*. 2024;in press".
 _STATUS = re.compile(rf"(?:(?<=[.,;:]\s)|(?<=[(;]))(?P<status>{_STATUS_WORDS})\b", re.I)
 #: A status standing where the year goes in an author-date citation: "Doe, J., & Roe, B. (in press). Title.",
@@ -130,7 +131,7 @@ _JOURNAL_TAIL = re.compile(rf"^(?:[.,]?\s*|\s(?:[A-Z][a-z]{{0,8}}\.\s){{1,2}}){_
 _ABBREVIATION_TAIL = re.compile(rf"^\.\s(?:[A-Z][a-z]{{0,8}}\.\s){{1,2}}{_VOLUME_THEN}")
 #: A draft's state set after its title with a dash ("… Inquiry — draft; comments welcome", "— in progress").
 _DRAFT_AFTER_TITLE = re.compile(
-    r"\s+[—–]\s+[^—–]{0,40}\b(?:draft|in progress|in preparation|on request|comments welcome|under review|submitted)\b"
+    rf"\s+[—–]\s+[^—–]{{0,40}}\b(?:{_DRAFT_WORDS}|on request|comments welcome|under review|submitted)\b"
     r"[^—–]{0,40}$",
     re.I,
 )
