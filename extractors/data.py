@@ -59,6 +59,7 @@ from extractors.reading.dates import find_range, leading_date, parse_date_text
 from extractors.reading.names import clean_person_name, is_degree_list, is_person_name, looks_like_authors
 from extractors.reading.papers import author_names, is_venue, publication_status, with_status
 from extractors.reading.people import GENERIC_GROUP, ROLE_WORDS, is_sentence
+from extractors.reading.roles import ORG_WORDS
 from extractors.reading.vocabulary import ALUMNI_WORDS, heading_kind
 from watcher.errors import ExtractionError
 from watcher.records import Award, Document, Member, NewsItem, Paper, Record, Role
@@ -483,8 +484,8 @@ def member_from_fields(raw: Mapping[str, Any], group: str = "", *, alumni: bool 
     """
     fields = _Fields(raw)
     name, note = _split_name(fields.name())
-    if not name:
-        return None
+    if not name or (ORG_WORDS.search(name) and not is_person_name(name)):
+        return None  # the lab or its department ({"lab": {"name": "X Lab", "institution": ...}}), not a person
     stated = _stated_role(fields, note)
     code = ""
     if _ROLE_CODE.fullmatch(stated) and (label := _labelled_role(fields)):
@@ -556,7 +557,8 @@ def _labelled_role(fields: _Fields) -> str:
 
 def _stated_role(fields: _Fields, note: str) -> str:
     if stated := fields.text(_MEMBER_ROLE, words=14) or note:
-        return _with_rank(fields, stated)
+        # A section's code ("role: pi") is read in its place; the rank is the role then, not beside it.
+        return stated if _ROLE_CODE.fullmatch(stated) else _with_rank(fields, stated)
     # No role field: a short field that holds a role word ("info: PhD Student").
     for key, value in fields.by_key.items():
         if key in _NOT_ROLE_KEYS or not isinstance(value, str):
@@ -946,8 +948,8 @@ def _nested_records(node: Mapping[str, Any]) -> bool:
 
 def _keyed_collection(node: Mapping[str, Any], scope: _Scope) -> bool:
     """An object of objects keyed by ids, each one record (``jdoe: {name: ..., role: ...}``)."""
-    if not _many_objects(node):
-        return False
+    if not _many_objects(node) or _nested_records(node):
+        return False  # beside a list of records ({lab: {...}, meta: {...}, members: [...]}) it is a file's parts
     objects = [_Fields(v) for v in node.values() if isinstance(v, Mapping)]
     if any(_nested_records(f.raw) for f in objects):
         return False

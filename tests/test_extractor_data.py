@@ -190,6 +190,23 @@ def test_where_an_alumnus_went_is_read_from_a_free_field_that_says_now() -> None
     ]
 
 
+def test_a_file_of_the_lab_s_details_beside_its_members_reads_every_member_and_not_the_lab() -> None:
+    # A schema's next version: the section code moves from "role" to "group", years and contacts nest.
+    first = {"lab": {"name": "Quarry Lab", "institution": "Westmarch University", "email": "lab@westmarch.example"},
+             "members": [{"fullName": "Ines Okoro", "title": "Associate Professor of Geology", "role": "pi"},
+                         {"fullName": "Tomas Reyes", "title": "Postdoctoral Researcher", "role": "postdoc"}]}
+    second = {"lab": {"name": "Quarry Lab", "institution": "Westmarch University"},
+              "meta": {"updated": "2025-04-11", "schema": 2},
+              "members": [{"fullName": "Ines Okoro", "title": "Associate Professor of Geology", "group": "pi",
+                           "years": {"from": 2017}, "contact": {"email": "i.okoro@westmarch.example"}},
+                          {"fullName": "Tomas Reyes", "title": "Postdoctoral Researcher", "group": "postdoc",
+                           "years": {"from": 2021}, "contact": {"email": "t.reyes@westmarch.example"}}]}
+    expected = [Member(name="Ines Okoro", role="Associate Professor of Geology"),
+                Member(name="Tomas Reyes", role="Postdoctoral Researcher")]
+    assert _records(first, "people") == expected
+    assert _records(second, "people") == expected
+
+
 def test_role_codes_read_as_the_words_the_theme_s_labels_file_gives_them() -> None:
     files = {
         "_data/types.yaml": "principal-investigator:\n  icon: fa-microscope\n  description: Principal Investigator\n"
