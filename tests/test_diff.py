@@ -738,6 +738,13 @@ def test_a_new_citation_style_that_turns_names_round_and_names_the_press_s_town_
     assert meaningful_delta("paper", {"venue": "Physics"}, {"venue": "Nature Physics"})
 
 
+def test_a_member_s_start_year_shown_or_not_is_no_change_and_an_end_year_is() -> None:
+    # A list restyled as a table with a "Since" column.
+    assert not meaningful_delta("member", {"role": "PhD student"}, {"role": "PhD student (2020)"})
+    assert meaningful_delta("member", {"role": "PhD student (2020)"}, {"role": "PhD student (2020-2025)"})
+    assert meaningful_delta("member", {"role": "PhD student"}, {"role": "PhD student (2020-2025)"})
+
+
 def test_a_stage_written_in_other_words_is_no_change_and_a_new_stage_is() -> None:
     # A new theme writes the same stages its own way: "R&R", "to appear", "In review".
     assert not meaningful_delta("paper", {"venue": "Revise and resubmit at Econometrica"},

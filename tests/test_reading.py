@@ -47,6 +47,21 @@ def test_a_student_who_graduates_is_one_modified_member() -> None:
     assert [(c.change, c.kind) for c in result.changes] == [("modified", "member")]
 
 
+def test_a_table_whose_first_row_is_bold_labels_names_its_columns() -> None:
+    # A hand-written table: its column names set as bold cells, not as <th>.
+    html = ("<h2>Alumni</h2><table><tr><td><b>Name</b></td><td><b>Degree</b></td><td><b>First position</b></td></tr>"
+            "<tr><td>Mira Solberg</td><td>PhD 2024</td><td>Engineer, Tidewater Power</td></tr>"
+            "<tr><td>Jonas Kettle</td><td>MS 2019</td><td>Lecturer, Fenmore College</td></tr></table>")
+    assert [(m.name, m.role) for m in _of(Member, _read(html))] == [
+        ("Mira Solberg", "Alumni (now Engineer, Tidewater Power)"),
+        ("Jonas Kettle", "Alumni (now Lecturer, Fenmore College)"),
+    ]
+    # A first row of bold names is an entry, not labels: a row holds a name and its dates.
+    html = ("<h2>Students</h2><table><tr><td><b>Mira Solberg</b></td><td>2021-2024</td></tr>"
+            "<tr><td><b>Jonas Kettle</b></td><td>2019-2021</td></tr></table>")
+    assert [m.name for m in _of(Member, _read(html))] == ["Mira Solberg", "Jonas Kettle"]
+
+
 def test_lines_that_are_not_people_are_skipped() -> None:
     members = _members("<li>We are always looking for motivated students!</li><li>Ana Ruiz</li>", "")
     assert [m.name for m in members] == ["Ana Ruiz"]

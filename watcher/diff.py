@@ -134,7 +134,8 @@ class FieldRule:
     two letters or spaces in a text of 24 or more, and an article put in or left out; never a
     change of digits or of a short text's short words (ICCV -> ECCV stays a change).
     ``year_tolerant`` ignores a year added to or dropped from the text (a badge "ECCV"
-    restyled as "ECCV 2024"); a year that changes into another is still reported.
+    restyled as "ECCV 2024", a member's "since 2020" column); a year that changes into another, or a
+    span's two years that appear ("PhD student (2019-2024)"), are still reported.
     ``companion`` reports a change only beside a change of another field.
     ``touch_up_tolerant`` ignores an edit that adds at most one word and drops at most three,
     numbers untouched ("won" -> "wins", ", Austin, Texas, US" -> ", Austin, Texas").
@@ -194,7 +195,8 @@ MEANINGFUL_FIELDS: Mapping[str, Mapping[str, FieldRule]] = {
     # "David A. Lee") is told only beside a new role; "Assitant Professor" corrected is not news.
     "member": {
         "name": FieldRule(companion=True),
-        "role": FieldRule(appearing=True, span_tolerant=True, typo_tolerant=True, detail_tolerant=True),
+        "role": FieldRule(appearing=True, span_tolerant=True, typo_tolerant=True, detail_tolerant=True,
+                          year_tolerant=True),
     },
 }
 
@@ -930,9 +932,9 @@ def _without_articles(text: str) -> list[str]:
 
 
 def _only_a_year_added(old: str, new: str) -> bool:
-    """The same words, one side with a year and the other without."""
+    """The same words, one side with one year and the other without (a span's two years are news)."""
     (old_years, old_words), (new_years, new_words) = _years_and_words(old), _years_and_words(new)
-    return not (old_years and new_years) and old_words == new_words
+    return len(old_years) + len(new_years) == 1 and old_words == new_words
 
 
 def _years_and_words(text: str) -> tuple[list[str], list[str]]:

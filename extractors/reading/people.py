@@ -240,7 +240,8 @@ def _role(stated: str, entry: Entry, context: Context, columns: dict[str, str]) 
 
 #: What a table's column holds, by the words of its header.
 _COLUMN_WORDS = (
-    ("next", re.compile(r"\b(?:now|current|after|next|destination|placement|where)\b", re.I)),
+    ("next", re.compile(r"\b(?:now|current|after|next|destination|placement|where|went|first (?:position|job|"
+                        r"employment|appointment)|subsequent)\b", re.I)),
     ("years", re.compile(r"\b(?:years?|time|period|dates?|when|since|tenure)\b", re.I)),
     ("role", re.compile(r"\b(?:role|position|title|status|program|degree)\b", re.I)),
 )

@@ -346,9 +346,26 @@ def _is_bold_heading(box: Box, following: Box | Line | None) -> bool:
 
 
 def is_header_row(row: Box) -> bool:
-    """A table row of column names ("Year | Award | Recipient"): labels, not an entry."""
+    """A table row of column names ("Year | Award | Recipient"): labels, not an entry. Hand-written
+    tables often set them as the first row's bold cells ("<td><b>Name</b></td>")."""
     cells = row.boxes()
-    return bool(cells) and all(cell.tag == "th" for cell in cells)
+    if not cells:
+        return False
+    if all(cell.tag == "th" for cell in cells) or (row.parent is not None and row.parent.tag == "thead"):
+        return True
+    labels = [cell for cell in cells if cell.text]
+    return len(labels) >= 2 and _first_row(row) and all(_bold_label(cell) for cell in labels)
+
+
+def _first_row(row: Box) -> bool:
+    return row.parent is not None and next((b for b in row.parent.boxes() if b.tag == "tr"), None) is row
+
+
+def _bold_label(cell: Box) -> bool:
+    text = cell.text
+    return len(text.split()) <= 4 and not any(ch.isdigit() for ch in text) and all(
+        line.in_bold() for line in cell.lines() if line.text
+    )
 
 
 def _pair_definitions(top: Box) -> None:
