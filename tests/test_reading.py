@@ -633,6 +633,9 @@ def test_awards_in_one_cell_a_line_each_and_not_the_menu_or_footer_of_a_page_tit
         ("Contact", None),
         ("Work in Progress", "paper"),
         ("Papers in Press", "paper"),
+        # A paper's stage is no press coverage.
+        ("In Press", "paper"),
+        ("In the Press", None),
         ("Awards in 2024", "award"),
         ("Current Research Support", "award"),
         # Talks and courses are not reported, whatever kind word qualifies them.
@@ -649,7 +652,9 @@ def test_a_heading_announces_the_kind_its_head_noun_names(heading: str, kind: st
 
 
 @pytest.mark.parametrize(
-    "heading", ["Invited Talks", "Past Talks", "Recent site activity", "Recent changes", "Policy Writing", "Op-Eds"]
+    "heading",
+    ["Invited Talks", "Past Talks", "Recent site activity", "Recent changes", "Policy Writing", "Op-Eds",
+     "In the Press"],
 )
 def test_headings_over_what_is_not_reported(heading: str) -> None:
     assert is_unlisted_heading(heading)

@@ -148,7 +148,10 @@ _JOINED = re.compile(r"\s(?:and|&)\s|[,/+]")
 def _names_unlisted_things(head: str) -> bool:
     """A head phrase whose last word names things watcher does not report, all of it one phrase."""
     words = head.split()
-    return bool(words) and _UNLISTED.fullmatch(words[-1]) is not None and _JOINED.search(head) is None
+    if not words or _UNLISTED.fullmatch(words[-1]) is None or _JOINED.search(head) is not None:
+        return False
+    # A kind's own phrase that ends in such a word names that kind: "In Press" is a paper's stage.
+    return not any(match.end() == len(head) for match in _KIND_PATTERN.finditer(head))
 
 
 def is_unlisted_heading(heading: str) -> bool:
