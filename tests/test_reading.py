@@ -1877,6 +1877,33 @@ def test_an_astronomy_citation_reads_its_title_and_journal_apart_from_its_links_
     assert diff_items(stored, page(17)).changes == ()  # more citations are no news
 
 
+def test_a_citation_that_names_its_journal_before_its_italic_title_reads_them_apart() -> None:
+    html = """<h2>Submitted</h2><ol>
+    <li><strong>Lindqvist, M.</strong>, Ortega, R. 2025, submitted to MNRAS. <em>Cold fronts in sloshing groups</em>
+    [<a href="https://arxiv.org/abs/2503.01234">arXiv</a>]</li></ol>
+    <h2>Refereed</h2><ol>
+    <li>Ortega, R., <strong>Lindqvist, M.</strong>, et al. 2024, A&amp;A, 690, A211. <em>Entropy beyond R<sub>500</sub>
+    in nearby groups</em> [<a href="https://ui.adsabs.harvard.edu/abs/x">ADS</a>]</li>
+    <li><strong>Lindqvist, M.</strong> 2023, ApJL, in press. <em>A bright relic at the edge of a merging pair</em></li>
+    </ol>"""
+    assert [(p.title, p.venue, p.year) for p in _of(Paper, _read(html))] == [
+        ("Cold fronts in sloshing groups", "submitted to MNRAS", 2025),
+        ("Entropy beyond R500 in nearby groups", "A&A", 2024),
+        ("A bright relic at the edge of a merging pair", "ApJL, in press", 2023),
+    ]
+
+
+def test_a_stage_in_the_year_s_place_is_no_title() -> None:
+    # A linguist's unified style: "Author. To appear. Title. *Journal*."
+    html = """<h2>Journal articles</h2><ul>
+    <li>Abeni, Tolu. To appear. Tone and focus in Kirundi questions. <em>Journal of Bantu Prosody</em>.</li>
+    <li>Abeni, Tolu. 2024. Downstep in Luganda. <em>Phonology Review</em> 12(2). 145–189.</li></ul>"""
+    assert [(p.title, p.venue) for p in _of(Paper, _read(html))] == [
+        ("Tone and focus in Kirundi questions", "Journal of Bantu Prosody, To appear"),
+        ("Downstep in Luganda", "Phonology Review"),
+    ]
+
+
 def test_a_blog_grid_dated_with_short_years_under_category_chips_tells_posts_by_their_titles() -> None:
     post = """<article class="blog-basic-grid--container entry blog-item"><div class="blog-basic-grid--text">
     <div class="blog-meta-section"><span class="blog-meta-primary"><a href="/news?category={cat}">{cat}</a></span>

@@ -211,6 +211,8 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
     venue = _venue(entry, lines, title, rest, authors)
     if title in text and (tail := _ASTRO_AFTER.match(text, text.find(title) + len(title))):
         venue = tail["journal"]  # "… Title, MNRAS, 531, 2207": the journal before its volume and page
+    elif title in text and (before := _YEAR_THEN_VENUE.search(text, 0, text.find(title))):
+        venue = _VOLUME_AND_PAGE.sub("", before["where"])  # "… 2024, A&A, 683, A45. *Title*"
     year = _year(entry, rest, context)
     doi, arxiv = _identifiers(entry, rest)
     url = _url(entry.links, title)
@@ -278,6 +280,8 @@ def _title(entry: Entry, lines: Sequence[str], text: str) -> tuple[str | None, b
         # A citation that starts with its authors: its title is what follows them and the year,
         # whatever the links after it say ("peer-reviewed article", "preprint").
         structural = _before_italic_venue(_citation_title(lines, text), entry)
+        if structural and (after := _italic_title_after_venue(structural, entry, text, lines)):
+            return after, True
         if structural and len(structural.split()) >= 2:
             return structural, any(structural in s.text or s.text in structural for s in _marked(entry))
     best: tuple[int, str] | None = None
@@ -289,6 +293,42 @@ def _title(entry: Entry, lines: Sequence[str], text: str) -> tuple[str | None, b
     if best is not None:
         return best[1], True
     return _citation_title(lines, text), False
+
+
+#: Where a paper appeared, written where a title goes: "A&A, 683, A45", "ApJL, in press".
+_JOURNAL_AND_VOLUME = re.compile(
+    rf"^[A-Z][A-Za-z&.' ]{{0,40}}?,\s*(?:(?:vol\.\s*)?\d{{1,4}},\s*[A-Z]?\d{{1,6}}|(?:{_STATUS_WORDS}))$", re.I
+)
+
+
+#: The year and the journal (with its volume and page, or a status) right before a title set after them.
+_YEAR_THEN_VENUE = re.compile(
+    rf"\b(?:19|20)\d\d[a-z]?,\s*(?P<where>[A-Z][A-Za-z&.' ]{{0,40}}?,\s*(?:(?:vol\.\s*)?\d{{1,4}},\s*[A-Z]?\d{{1,6}}"
+    rf"|(?:{_STATUS_WORDS}))|(?:{_LEADING_STATUS_WORDS})(?: to| at| in)? [A-Z][A-Za-z&.' ]{{0,40}}?)[.\s]*$",
+    re.I,
+)
+_STAGE_ONLY = re.compile(rf"\b(?:{_STATUS_WORDS}|{_LEADING_STATUS_WORDS})\b", re.I)
+_NAMED_BEYOND_STAGE = re.compile(r"[A-Z]")
+_VOLUME_AND_PAGE = re.compile(r",\s*(?:vol\.\s*)?\d{1,4},\s*[A-Z]?\d{1,6}$")
+
+
+def _italic_title_after_venue(structural: str, entry: Entry, text: str, lines: Sequence[str]) -> str | None:
+    """The italic title set after the journal ("Doe, J. 2024, A&A, 683, A45. *Title*", "… 2024, submitted
+    to MNRAS. *Title*"): where a citation names its journal before the title."""
+    if not (_JOURNAL_AND_VOLUME.match(structural) or (len(structural.split()) <= 8 and is_venue(structural))):
+        return None
+    if not _NAMED_BEYOND_STAGE.search(_STAGE_ONLY.sub("", structural)):
+        return None  # "Doe, J. To appear. Title. *Journal*": a stage alone names no journal
+    start = text.find(structural) + len(structural)
+    for span in entry.spans:
+        if (
+            span.kind == "italic"
+            and len(span.text.split()) >= 3
+            and text.find(span.text, start) >= start
+            and _title_like(span.text, text, lines)
+        ):
+            return span.text
+    return None
 
 
 def _status_before_italic_journal(span: Span, entry: Entry) -> bool:
@@ -386,7 +426,7 @@ def _before_italic_venue(title: str | None, entry: Entry) -> str | None:
 
 #: The year set between the authors and the title as a sentence of its own (ecology's and
 #: Chicago's author-date style: "Doe, J., and B. Roe. 2025. Title. *Journal* 583:152066.").
-_BARE_YEAR_FIRST = re.compile(r"^(?:19|20)\d\d[a-z]?[.,]\s+")
+_BARE_YEAR_FIRST = re.compile(rf"^(?:(?:19|20)\d\d[a-z]?|(?:{_STATUS_WORDS}))[.,]\s+", re.I)
 #: The journal, volume and page after an astronomy citation's title: "…, Title, MNRAS, 531, 2207".
 _ASTRO_JOURNAL = r",\s+(?P<journal>[A-Z][A-Za-z&.' ]{0,40}?),\s*\d{1,4},\s*[A-Z]?\d{1,6}"
 _ASTRO_AFTER = re.compile(_ASTRO_JOURNAL + r"\b")

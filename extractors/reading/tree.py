@@ -407,7 +407,9 @@ class _Builder:
             named = "title"
         if not kind and not named:
             return
-        text = clean_text(node.text(deep=True, separator=" "))
+        # A sub- or superscript is part of its word ("R<sub>200</sub>" is "R200"), as in the line.
+        joined = any(child.tag in _SCRIPTS for child in node.iter())
+        text = clean_text(node.text(deep=True, separator="" if joined else " "))
         if not text and not href:
             return  # an empty anchor (<a name="awards"></a>) marks a place; it links nowhere
         if kind:
@@ -416,6 +418,7 @@ class _Builder:
             self.spans.append(Span(named, text))
 
 
+_SCRIPTS = frozenset({"sub", "sup"})
 _BADGE_WORDS = frozenset({"badge", "label", "pill", "chip", "tag"})
 
 
