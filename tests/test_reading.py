@@ -1893,6 +1893,24 @@ def test_a_citation_that_names_its_journal_before_its_italic_title_reads_them_ap
     ]
 
 
+def test_a_category_filter_and_an_archive_s_counts_are_no_papers_or_news() -> None:
+    cats = "".join(f'<div class="category">{c} <span class="category-count">({n})</span></div>'
+                   for c, n in (("All", 12), ("Bayesian", 5), ("forecasting", 2), ("environment", 1)))
+    months = "".join(f"<li><a href='/2025/{m}'>{m} 2025</a> ({n})</li>" for m, n in (("March", 3), ("April", 2)))
+    html = f"""<h1>Publications</h1>
+    <div class="sidebar"><h5>Categories</h5><div class="listing-category">{cats}</div></div>
+    <ul><li>Ruiz, A., &amp; Berg, T. (2024). Nowcasting flu with sparse reports. <i>Epidemics</i>, 12, 44–51.</li>
+    <li>Ruiz, A. (2023). Small-area estimates of rent burden. <i>Urban Studies</i>, 60, 1–19.</li></ul>
+    <h2>News</h2><ul><li>March 4, 2025: Our nowcasting paper is out.</li>
+    <li>April 2, 2025: Ana joins the group.</li></ul>
+    <h3>Archives</h3><ul>{months}</ul>"""
+    records = _read(html)
+    assert [p.title for p in _of(Paper, records)] == [
+        "Nowcasting flu with sparse reports", "Small-area estimates of rent burden"
+    ]
+    assert [n.date for n in _of(NewsItem, records)] == ["2025-03-04", "2025-04-02"]
+
+
 def test_a_stage_in_the_year_s_place_is_no_title() -> None:
     # A linguist's unified style: "Author. To appear. Title. *Journal*."
     html = """<h2>Journal articles</h2><ul>

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from watcher.records import Record
 from watcher.text import AsciiFolded
 
-__all__ = ["LINK_WORDS", "Context", "Reading", "is_noise", "is_prose"]
+__all__ = ["LINK_WORDS", "Context", "Reading", "is_counted_label", "is_noise", "is_prose"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,9 +76,19 @@ _POST_META = re.compile(
 )
 
 
+#: A filter's or an archive's label with its count: "Bayesian (9)", "March 2025 (3)", "All (20)".
+_COUNTED_LABEL = re.compile(r"^[^()\d]{1,40}?(?:\s(?:19|20)\d\d)?\s*\((?!(?:19|20)\d\d\))\d{1,4}\)$")
+
+
 def is_noise(line: str) -> bool:
     """Page furniture: update stamps, counters, copyright, credits, a blog post's byline."""
     return len(line) < 200 and (_NOISE.search(line) is not None or _POST_META.match(line.strip()) is not None)
+
+
+def is_counted_label(line: str) -> bool:
+    """A category filter's or a blog archive's entry: a label and how many items it holds. No paper
+    nor news item ("Outstanding Reviewer (3)" may well be an award held three times)."""
+    return len(line.split()) <= 5 and _COUNTED_LABEL.match(line.strip()) is not None
 
 
 def is_prose(text: str, words: int = 30) -> bool:

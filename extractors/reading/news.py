@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from extractors.reading.context import LINK_WORDS, Context, Reading, is_noise
+from extractors.reading.context import LINK_WORDS, Context, Reading, is_counted_label, is_noise
 from extractors.reading.dates import find_date, leading_date, parse_date_text
 from extractors.reading.entries import Entry, is_cited
 from extractors.reading.names import author_prefix, is_person_name
@@ -41,7 +41,7 @@ def read_news(entry: Entry, context: Context) -> Reading | None:
         date, from_context = context.date, True
     if date is None and context.loose:
         return None
-    kept = [line for line in lines if not is_noise(line) and not LINK_WORDS.match(line)]
+    kept = [line for line in lines if not (is_noise(line) or is_counted_label(line) or LINK_WORDS.match(line))]
     if kept and _POINTER.search(kept[0]):
         return None  # "Older news are archived on my CV page": where more news is, not news
     # A post with a title over its summary is told by its title ("Welcome Mateo!"), as its list shows it.

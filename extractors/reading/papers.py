@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 
 from extractors.reading.awards import paper_award
-from extractors.reading.context import LINK_WORDS, Context, Reading, is_noise, is_prose
+from extractors.reading.context import LINK_WORDS, Context, Reading, is_counted_label, is_noise, is_prose
 from extractors.reading.dates import century_year, leading_date, parse_date_text
 from extractors.reading.entries import Entry
 from extractors.reading.names import author_prefix, is_person_name, looks_like_authors, split_author_list
@@ -182,7 +182,11 @@ def _italic_venue(text: str) -> bool:
 def read_paper(entry: Entry, context: Context) -> Reading | None:
     """The paper an entry lists, or None when no title stands out."""
     numbered = entry.numbered or (bool(entry.lines) and _NUMBERING.match(entry.lines[0]) is not None)
-    lines = [_NUMBERING.sub("", line) for line in entry.lines if not is_noise(line) and not _only_links(line, entry)]
+    lines = [
+        _NUMBERING.sub("", line)
+        for line in entry.lines
+        if not (is_noise(line) or is_counted_label(line) or _only_links(line, entry))
+    ]
     lines = [line for line in lines if line]
     if not lines:
         return None
