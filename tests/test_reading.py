@@ -1274,7 +1274,7 @@ def test_a_status_written_where_authors_stand_is_not_an_author_list() -> None:
     <li><strong>The Political Marketplace of Enforcement</strong><br>Revise and Resubmit. With Ana Lima.</li>
     <li><strong>Cooperation between Parties</strong><br>Under Review.</li></ul>"""
     assert [(p.title, p.authors, p.venue) for p in _of(Paper, _read(html))] == [
-        ("The Political Marketplace of Enforcement", (), "Revise and Resubmit"),
+        ("The Political Marketplace of Enforcement", ("Ana Lima",), "Revise and Resubmit"),  # "With Ana Lima"
         ("Cooperation between Parties", (), "Under Review"),
     ]
 
@@ -1909,6 +1909,31 @@ def test_a_category_filter_and_an_archive_s_counts_are_no_papers_or_news() -> No
         "Nowcasting flu with sparse reports", "Small-area estimates of rent burden"
     ]
     assert [n.date for n in _of(NewsItem, records)] == ["2025-03-04", "2025-04-02"]
+
+
+def test_paper_cards_with_co_authors_under_the_title_and_one_showing_only_its_title() -> None:
+    def card(title: str, under: str = "") -> str:
+        return (f'<div class="card paper-card"><div class="card-body"><h5 class="card-title"><a href="p.pdf">{title}'
+                f'</a></h5>{under}<details class="abstract"><summary>Abstract</summary><p>We study it.</p></details>'
+                "</div></div>")
+
+    buttons = ('<div><a class="btn" href="jmp.pdf">Latest draft</a> <a class="btn" href="s.pdf">Slides</a> '
+               '<a class="btn" href="a.pdf">Online appendix</a></div>')
+    html = "<h2>Working Papers</h2>" + "".join([
+        card("Borrowing Against the Harvest in Rural Malawi", buttons),
+        card("Who Pays for Digital Credit? Fees and Screening",
+             "<p class='card-subtitle'>With Ana Lopes and Tom Witt</p>"),
+        card("Group Liability without Groups in Mobile Lending"),
+        card("Remittances and the Timing of Migration", "<p class='card-subtitle'>With Yasmin Haddad</p><p>"
+             "<span>Revise and Resubmit, <i>Journal of the European Economic Association</i></span></p>"),
+    ])
+    assert [(p.title, p.authors, p.venue) for p in _of(Paper, _read(html))] == [
+        ("Borrowing Against the Harvest in Rural Malawi", (), None),
+        ("Who Pays for Digital Credit? Fees and Screening", ("Ana Lopes", "Tom Witt"), None),
+        ("Group Liability without Groups in Mobile Lending", (), None),
+        ("Remittances and the Timing of Migration", ("Yasmin Haddad",),
+         "Revise and Resubmit Journal of the European Economic Association"),
+    ]
 
 
 def test_a_stage_in_the_year_s_place_is_no_title() -> None:

@@ -56,7 +56,7 @@ LINK_WORDS = AsciiFolded.of(
     r"|post|doc|tutorial|openreview|proceedings|acm|ieee|springer|preprint|journal|publisher|published version"
     r"|full text|read more|more|details|cite|citation|ssrn|nber|repec|pubmed|pmc|pmid|google scholar|scholar"
     r"|homepage|home page|personal website|cv|email|twitter|linkedin|x|download|online|appendix|replication"
-    r"|replication files|slides and video|\d+)(?:\s*\]?)?$"
+    r"|replication files|slides and video|draft|latest draft|latest version|current draft|ungated|\d+)(?:\s*\]?)?$"
 )
 _NOISE = re.compile(
     r"last (?:updated|modified|update)|updated on|visitors?\b|visitor count|page views|hits since|you are visitor"

@@ -498,7 +498,7 @@ def _authors(entry: Entry, lines: Sequence[str], title: str, rest: str) -> tuple
     if named and looks_like_authors(named):
         return author_names(named)
     # "(with Jane Doe and John Roe)": the co-authors of a page owner's own paper, on one line.
-    if "with" in rest:
+    if "with" in rest.lower():
         for line in lines:
             if co := _WITH.search(line):
                 names = author_names(co.group(1) or co.group(2))
@@ -735,6 +735,7 @@ def _line_under_title(lines: Sequence[str], title: str, author_text: str) -> str
                 and not parse_date_text(_DATE_LABEL.sub("", below))
                 and not _only_links(below)
                 and not LINK_WORDS.match(below)
+                and not _WITH.match(below)  # "With Jane Doe and Bo Roe": the co-authors
             ):
                 return _clean_venue(below) or None
             return None

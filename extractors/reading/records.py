@@ -95,9 +95,16 @@ def _entries_of(box: Box) -> list[Box]:
     # A photo alone or a stray character is not an entry; a heading or its wrapper is a title.
     kids = box.children
     entries = []
+    carded: set[str] | None = None
     for index, child in enumerate(kids):
-        if type(child) is not Box or child.size < _MIN_SIZE or child.level or _is_heading_wrapper(child):
+        if type(child) is not Box or child.size < _MIN_SIZE or child.level:
             continue
+        if _is_heading_wrapper(child):
+            # A card that shows only its title is a card all the same beside cards of its shape that show more.
+            if carded is None:
+                carded = {signature(c) for c in kids if type(c) is Box and c.hint and not _is_heading_wrapper(c)}
+            if not (child.hint and signature(child) in carded and _card_heading(child)):
+                continue
         following = kids[index + 1] if index + 1 < len(kids) else None
         if not _is_bold_heading(child, following):
             entries.append(child)
@@ -319,6 +326,12 @@ def is_heading_line(line: Line) -> bool:
 
 def _nested_entries(box: Box) -> int:
     return max((len(b.boxes()) for b in box.walk() if b.tag in ("ul", "ol", "tbody", "table")), default=0)
+
+
+def _card_heading(box: Box) -> bool:
+    """The heading a wrapper holds names a thing, not a part of the page ("Students", "2024")."""
+    text = box.text
+    return len(text.split()) >= 4 and not heading_kind(text) and not is_year_heading(text)
 
 
 def _is_heading_wrapper(box: Box) -> bool:
