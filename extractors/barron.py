@@ -970,6 +970,7 @@ class BarronExtractor(Extractor):
     priority = 50
     shared_fallback = True
     expected_kinds = frozenset({"paper"})
+    fills_missing_kinds = frozenset({"news", "award"})
     url_patterns = ()
 
     def detect(self, doc: Document) -> str | None:

@@ -40,6 +40,9 @@ class Extractor:
     #: without any of them missed the page's structure (a restyled theme), so the shared
     #: reading is asked too.
     expected_kinds: ClassVar[frozenset[str]] = frozenset()
+    #: Kinds a template of hand-written pages leaves to each author's markup (news, honours): where
+    #: its own reading found none of one, the shared reading is asked for that kind.
+    fills_missing_kinds: ClassVar[frozenset[str]] = frozenset()
 
     @property
     def version(self) -> int:
@@ -79,11 +82,16 @@ class Extractor:
         if self.shared_fallback and not doc.is_bundle:
             thin = len(records) < THIN_READING
             always = self.shares_every_reading(doc)
-            if thin or always or (self.expected_kinds and not any(r.kind in self.expected_kinds for r in records)):
+            missed = self.expected_kinds and not any(r.kind in self.expected_kinds for r in records)
+            unread = self.fills_missing_kinds - {r.kind for r in records}
+            if thin or always or missed or unread:
                 from extractors.generic import GenericExtractor
 
+                shared = GenericExtractor().parse(doc)
+                if not (thin or always or missed):
+                    shared = [r for r in shared if r.kind in unread]
                 # A reading with a few items of each kind keeps them: only the kinds it missed are taken.
-                records = with_shared_reading(records, GenericExtractor().parse(doc), only_missing=not (thin or always))
+                records = with_shared_reading(records, shared, only_missing=not (thin or always))
         return records, ()
 
     def shares_every_reading(self, doc: Document) -> bool:

@@ -94,3 +94,27 @@ def test_a_restyled_page_with_the_template_s_credit_but_no_paper_rows_has_its_pa
     # and the kinds the template did read are kept as it read them.
     assert [r.title for r in records if isinstance(r, Paper)] == titles
     assert [r.kind for r in records].count("award") == 3
+
+
+def test_a_news_table_the_template_s_reading_misses_is_read_and_its_made_up_headings_head_sections() -> None:
+    news = "".join(
+        f'<tr><td class="news-date">{when}</td><td>{what}</td></tr>'
+        for when, what in (("Nov 2025", "Honored to receive the Dissertation Award!"),
+                           ("Aug 2025", "Joined Example Labs in Zurich as a Research Scientist."))
+    )
+    page = ROW.format(bio="I'm a research scientist at Example Labs.", title="Light Transport in Fog Banks",
+                      venue="CVPR", year=2025)
+    page = page.replace("<h2>Research</h2>", f'<h2>News</h2><table class="news-table">{news}</table><h2>Research</h2>')
+    page = page.replace("</table><p>Last updated", """</table>
+    <table><tr><td><heading>Honors</heading><ul><li>Graduate Fellowship, 2023</li><li>Best Reviewer, 2024</li></ul>
+    </td></tr></table>
+    <table><tr><td><heading>Service</heading><ul><li>Student volunteer, CVPR 2022</li></ul></td></tr></table>
+    <table><tr><td><heading>Teaching</heading></td></tr><tr><td><a href="c.html">CS 484: Computer Vision</a><br>
+    Teaching Assistant, Fall 2022</td></tr></table><p>Last updated""")
+    records, _ids = BarronExtractor().read(Document(url="https://ida.example.org/", text=page))
+    # The template's own reading has the paper and the post; the shared reading adds the news it missed,
+    # and reads the service and teaching lists under their <heading> elements as nothing to report.
+    assert [(r.kind, r.date) for r in records if r.kind == "news"] == [("news", "2025-11"), ("news", "2025-08")]
+    assert [r.title for r in records if isinstance(r, Paper)] == ["Light Transport in Fog Banks"]
+    assert [r.title for r in records if isinstance(r, Role)] == ["Research scientist"]
+    assert [r.kind for r in records].count("award") == 2

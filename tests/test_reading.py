@@ -1936,6 +1936,17 @@ def test_paper_cards_with_co_authors_under_the_title_and_one_showing_only_its_ti
     ]
 
 
+def test_a_made_up_heading_element_heads_its_section() -> None:
+    html = """<table><tr><td><heading>Honors</heading><ul><li>Graduate Fellowship, 2023</li>
+    <li>Outstanding Reviewer, CVPR 2024</li></ul></td></tr></table>
+    <table><tr><td><heading>Teaching</heading></td></tr><tr><td><a href="c.html">CS 484: Computer Vision</a><br>
+    Teaching Assistant, Fall 2022</td></tr><tr><td><a href="d.html">CS 210: Data Structures</a><br>
+    Teaching Assistant, Fall 2021</td></tr></table>"""
+    records = _read(html)
+    assert [a.title for a in _of(Award, records)] == ["Graduate Fellowship", "Outstanding Reviewer"]
+    assert _of(Role, records) == []
+
+
 def test_a_stage_in_the_year_s_place_is_no_title() -> None:
     # A linguist's unified style: "Author. To appear. Title. *Journal*."
     html = """<h2>Journal articles</h2><ul>

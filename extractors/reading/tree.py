@@ -196,7 +196,8 @@ _SKIP = frozenset(
         "option", "map", "link", "meta",
     }
 )
-_HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+#: Jon Barron's widely copied template heads its sections with a made-up ``<heading>`` element.
+_HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6, "heading": 2}
 _BLOCKS = frozenset(
     {
         "p", "div", "li", "tr", "td", "th", "ul", "ol", "dl", "dt", "dd", "table", "tbody", "thead", "tfoot",
