@@ -1947,6 +1947,25 @@ def test_a_made_up_heading_element_heads_its_section() -> None:
     assert _of(Role, records) == []
 
 
+def test_a_clinician_s_profile_reads_posts_and_skips_the_cookie_banner_and_review_dates() -> None:
+    html = """<div class="nhsuk-cookie-banner" id="cookiebanner"><h2>Cookies on our website</h2>
+    <p>We've put some small files called cookies on your device to make our site work. We'd also like to use
+    analytics cookies to see how the site is used, and we use this information to improve our site.</p></div>
+    <h2>Appointments</h2><ul>
+    <li><span>2016 &ndash; present</span> &mdash; <strong>Consultant Hepatologist</strong>, Fenmoor Hospital</li>
+    <li><span>2007 &ndash; 2011</span> &mdash; <strong>Specialty Registrar, Hepatology</strong>, Wessmoor Deanery</li>
+    </ul><h2>Qualifications</h2><ul><li>MB BChir, University of Harrowfield (2004)</li></ul>
+    <h2>Awards</h2><ul><li>Harvey Lane Prize for Clinical Research, 2025</li></ul>
+    <p>Page last reviewed: 14 January 2025</p><p>Next review due: 14 January 2026</p>"""
+    records = _read(html)
+    assert [(r.title, r.organization) for r in _of(Role, records)][:2] == [
+        ("Consultant Hepatologist", "Fenmoor Hospital"), ("Specialty Registrar, Hepatology", "Wessmoor Deanery")
+    ]
+    assert _of(NewsItem, records) == []  # a degree with its year is no news
+    assert [a.title for a in _of(Award, records)] == ["Harvey Lane Prize for Clinical Research"]
+    assert _of(Paper, records) == []
+
+
 def test_a_stage_in_the_year_s_place_is_no_title() -> None:
     # A linguist's unified style: "Author. To appear. Title. *Journal*."
     html = """<h2>Journal articles</h2><ul>

@@ -59,7 +59,8 @@ LINK_WORDS = AsciiFolded.of(
     r"|replication files|slides and video|draft|latest draft|latest version|current draft|ungated|\d+)(?:\s*\]?)?$"
 )
 _NOISE = re.compile(
-    r"last (?:updated|modified|update)|updated on|visitors?\b|visitor count|page views|hits since|you are visitor"
+    r"last (?:updated|modified|update|reviewed)|updated on|next review|review due|visitors?\b|visitor count"
+    r"|page views|hits since|you are visitor"
     r"|copyright|©|all rights reserved|powered by|built with|theme by|hosted (?:on|by)|back to top"
     r"|skip to (?:main )?content|\b\d+ min(?:ute)?s? read\b|cookies?\b|template (?:by|from)"
     r"|website (?:template|design)|page generated|generated (?:by|with|on)\b",

@@ -30,7 +30,10 @@ ROLE_WORDS = re.compile(
     r"|ph\.?\s?d\.?|m\.?\s?sc?\.?|b\.?\s?sc?\.?|m\.?\s?eng\.?|b\.?\s?eng\.?|m\.?\s?phil\.?|m\.?a\.?|b\.?a\.?"
     r"|bachelor|master'?s?|doctoral|doctor|mba|undergrad\w*|graduate|alumn\w*|member|affiliate|emeritus"
     r"|faculty|chief|senior|junior|first[- ]year|second[- ]year|third[- ]year|fourth[- ]year|fifth[- ]year"
-    r"|rotation|rotating|volunteer|summer|high school|secretary)\b",
+    r"|rotation|rotating|volunteer|summer|high school|secretary"
+    # Medicine's posts: "Specialty Registrar", "Attending Physician", "House Officer", "Chief Resident".
+    r"|registrar|physician|surgeon|resident|residency|attending|clinician|nurse|pharmacist|psychiatrist"
+    r"|radiologist|pathologist|an(?:a)?esthetist|hepatologist|cardiologist|oncologist|neurologist)\b",
     re.I,
 )
 _NAME_SEPARATOR = re.compile(r"\s*(?:,|\(|\||\s[-–—]\s|:|;)\s*")

@@ -50,6 +50,7 @@ _WEB_ADDRESS = re.compile(r"\s*\((?:[\w-]+\.)+[a-z]{2,}\)")
 _NEXT_SENTENCE = re.compile(r"[a-z]{3,}[.!?]\s+[A-Z][a-z]+\s+\w+\s+\w+")
 _TRAILING_AT = re.compile(r"\s+(?:at|@|in|with)$")
 _LEADING_AS = re.compile(r"^(?:as|,)\s+")
+_LEADING_AT = re.compile(r"^(?:at|@|in|with)\s+", re.I)
 _TITLE_AT_ORG = re.compile(r"^(?P<t>.+?)\s+(?:at|@)\s+(?P<o>.+)$")
 _ROLE_PARTS = re.compile(r"\s*(?:,|;|\s[|–—-]\s|\s·\s)\s*")
 
@@ -122,7 +123,12 @@ def parse_role_line(line: str, emphasis: Sequence[str] = ()) -> Role | None:
 def _split_title_org(rest: str, emphasis: Sequence[str]) -> tuple[str, str | None]:
     for emph in emphasis:
         emph = clean_text(emph).strip(" ,.")
-        if not emph or emph not in rest or emph == rest or ROLE_WORDS.search(emph):
+        if not emph or emph not in rest or emph == rest:
+            continue
+        if ROLE_WORDS.search(emph):
+            if rest.startswith(emph) and (after := rest[len(emph) :].strip(" ,;:.-–—|")):
+                # "**Specialty Registrar, Hepatology**, Wessmoor Deanery": the post set in bold, then where.
+                return clean_title(emph), clean_title(_TRAILING_AT.sub("", _LEADING_AT.sub("", after)))
             continue
         index = rest.index(emph)
         before = _TRAILING_AT.sub("", rest[:index].strip(" ,;:-–—|@"))

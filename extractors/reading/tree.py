@@ -475,8 +475,11 @@ def _is_hidden(attrs: dict[str, str | None]) -> bool:
     """Whether an element is not read: hidden from readers, or page furniture."""
     if attrs.get("aria-hidden") == "true" or ("hidden" in attrs and not _folded_panel(attrs)):
         return True
-    if (attrs.get("role") or "").lower() in _FURNITURE_ROLES or (attrs.get("id") or "").lower() in _FURNITURE:
+    element_id = (attrs.get("id") or "").lower()
+    if (attrs.get("role") or "").lower() in _FURNITURE_ROLES or element_id in _FURNITURE:
         return True
+    if "cookie" in element_id or "cookie" in (attrs.get("class") or "").lower():
+        return True  # a cookie banner ("cookie-banner", "nhsuk-cookie-banner", "CookieConsent")
     if attrs.get("itemprop") == "author" and "itemscope" in attrs:
         return True  # a post's author card (schema.org Person): who wrote it, not a member list
     cls = attrs.get("class")

@@ -34,8 +34,8 @@ KIND_OF_WORDS: tuple[tuple[str, str], ...] = (
      r"|dissertations?|reports?|peer[- ]reviewed|refereed|forthcoming|accepted|pubs|projects?"
      # The humanities' words for their lists: "Edited volumes", "Essays", "Public history and other writing".
      r"|volumes|monographs?|essays|writings|(?:other|public|selected|popular) writing|book reviews?"),
-    ("role", r"experiences?|positions?|employment|appointments?|education|career|work history|internships?"
-     r"|affiliations?|professional|academic positions?|work|jobs?|training|background|degrees?|cv"),
+    ("role", r"experiences?|positions?|employment|appointments?|education|qualifications|career|work history"
+     r"|internships?|affiliations?|professional|academic positions?|work|jobs?|training|background|degrees?|cv"),
     ("member", r"people|members?|students?|team|alumni|alumnae|postdocs?|post-?doctoral|collaborators?|interns?"
      r"|advisees|mentees|researchers|staff|visitors|faculty|principal investigators?|\bpis?\b|scientists"
      r"|engineers|undergrad\w*|graduates?|ph\.?\s?d\.?s?|masters?|doctoral|lab manager|director|former"
