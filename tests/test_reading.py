@@ -1966,6 +1966,19 @@ def test_a_clinician_s_profile_reads_posts_and_skips_the_cookie_banner_and_revie
     assert _of(Paper, records) == []
 
 
+def test_news_under_month_headings_are_items_of_their_own() -> None:
+    month = """<section><h2>{head}<a class="headerlink" href="#x">&#182;</a></h2><ul>{items}</ul></section>"""
+    item = "<li><p><strong>[{tag}]</strong> {text} <em>({day})</em></p></li>"
+    html = "<h1>News</h1>" + "".join([
+        month.format(head="2025.04 &mdash; April 2025", items=item.format(
+            tag="people", text="Ines Roth joined the lab as a doctoral researcher.", day="2025-04-01")),
+        month.format(head="2025.03 &mdash; March 2025", items=item.format(
+            tag="award", text="Ole Berg won the best student paper award at NCCS.", day="2025-03-27") + item.format(
+            tag="software", text="gridwork 3.2 released with a new solver.", day="2025-03-18")),
+    ])
+    assert [n.date for n in _of(NewsItem, _read(html))] == ["2025-04-01", "2025-03-27", "2025-03-18"]
+
+
 def test_a_stage_in_the_year_s_place_is_no_title() -> None:
     # A linguist's unified style: "Author. To appear. Title. *Journal*."
     html = """<h2>Journal articles</h2><ul>

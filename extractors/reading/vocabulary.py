@@ -182,6 +182,17 @@ def is_intro_heading(heading: str) -> bool:
     return bool(_INTRO.match(clean_text(heading).strip(" :#*!")))
 
 
+#: The words of a heading that is a date and nothing else: "April 2025", "2025.04 — April 2025", "Spring 2024".
+_DATE_WORDS = re.compile(
+    r"(?:19|20)\d\d|\d{1,2}|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|spring|summer|autumn|fall|winter|[\s.,/:–—-]",
+    re.I,
+)
+
+
 def is_year_heading(heading: str) -> bool:
-    """A heading that groups items by time ("2024", "2019-2021", "Older")."""
-    return bool(_YEARISH.match(clean_text(heading).strip(" :#*")))
+    """A heading that groups items by time ("2024", "2019-2021", "Older", "April 2025")."""
+    text = clean_text(heading).strip(" :#*")
+    return bool(_YEARISH.match(text)) or (
+        len(text) <= 40 and re.search(r"(?:19|20)\d\d", text) is not None and not _DATE_WORDS.sub("", text)
+    )
