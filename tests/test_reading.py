@@ -1979,6 +1979,21 @@ def test_news_under_month_headings_are_items_of_their_own() -> None:
     assert [n.date for n in _of(NewsItem, _read(html))] == ["2025-04-01", "2025-03-27", "2025-03-18"]
 
 
+def test_project_cards_are_neither_papers_nor_posts() -> None:
+    card = """<article class="project"><a href="/projects/{slug}/"><h3 class="project__title">{title}</h3>
+    <p class="project__desc">{desc}</p><footer><span class="project__years">{years}</span></footer></a></article>"""
+    html = """<h2>Selected papers</h2><ul><li><b>Slow Dashboards: Ambient Energy Feedback with Older Adults</b>.
+    Maren Lind, Petra Holm. <i>DIS 2025</i>.</li></ul><h2>Projects</h2><div class="projects">{}</div>""".format(
+        card.format(slug="a", title="Slow Dashboards", desc="Ambient displays co-designed with ten households.",
+                    years="2024&ndash;2025")
+        + card.format(slug="b", title="Fix-it cafés", desc="Two years of fieldwork in repair cafés.",
+                      years="2023&ndash;2025")
+    )
+    records = _read(html)
+    assert [p.title for p in _of(Paper, records)] == ["Slow Dashboards: Ambient Energy Feedback with Older Adults"]
+    assert _of(Role, records) == []
+
+
 def test_a_stage_in_the_year_s_place_is_no_title() -> None:
     # A linguist's unified style: "Author. To appear. Title. *Journal*."
     html = """<h2>Journal articles</h2><ul>

@@ -31,7 +31,7 @@ KIND_OF_WORDS: tuple[tuple[str, str], ...] = (
     ("paper", r"publications?|papers?|preprints?|manuscripts?|articles?|research outputs?|theses|thesis"
      r"|books?|book chapters?|chapters|proceedings|journals?|conferences?|bibliography|working papers?"
      r"|work in progress|works? in progress|selected works?|submitted|under review|in press|patents?"
-     r"|dissertations?|reports?|peer[- ]reviewed|refereed|forthcoming|accepted|pubs|projects?"
+     r"|dissertations?|reports?|peer[- ]reviewed|refereed|forthcoming|accepted|pubs"
      # The humanities' words for their lists: "Edited volumes", "Essays", "Public history and other writing".
      r"|volumes|monographs?|essays|writings|(?:other|public|selected|popular) writing|book reviews?"),
     ("role", r"experiences?|positions?|employment|appointments?|education|qualifications|career|work history"
@@ -131,7 +131,7 @@ def _head_phrase(text: str) -> str:
 
 #: Sections that list things watcher does not report: courses, talks, service, referees.
 _UNLISTED = re.compile(
-    r"\b(?:teaching|courses?|service|talks?|presentations?|seminars?|lectures|references|referees|contact"
+    r"\b(?:teaching|courses?|service|talks?|presentations?|seminars?|lectures|references|referees|contact|projects?"
     r"|skills|outreach|software|code|datasets?|media|press|coverage|reviewing|refereeing|editorial"
     # A site builder's log of its own edits ("Recent site activity", "Recent changes").
     r"|activity|recent changes"
