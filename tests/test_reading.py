@@ -1994,6 +1994,20 @@ def test_project_cards_are_neither_papers_nor_posts() -> None:
     assert _of(Role, records) == []
 
 
+def test_an_archive_s_time_elements_give_the_year_their_text_leaves_out() -> None:
+    post = """<article><header><div class="post-meta"><time datetime="{iso}T22:41:05-05:00">{shown}</time></div>
+    <div class="post-title"><a href="/{iso}/"><span>{title}</span></a></div></header></article>"""
+    html = '<div class="collection-year"><span class="collection-header">2025</span></div>' + "".join(
+        post.format(iso=iso, shown=shown, title=title)
+        for iso, shown, title in (("2025-02-27", "02-27", "Two papers accepted to CVPR 2025"),
+                                  ("2025-01-05", "Jan 5", "Reading notes on pose-free view synthesis"))
+    )
+    assert [(n.date, n.text) for n in _of(NewsItem, _read(html))] == [
+        ("2025-02-27", "Two papers accepted to CVPR 2025"), ("2025-01-05", "Reading notes on pose-free view synthesis")
+    ]
+    assert leading_date("2025-02-27") == ("2025-02-27", "")  # a date alone on its line is the whole date
+
+
 def test_a_stage_in_the_year_s_place_is_no_title() -> None:
     # A linguist's unified style: "Author. To appear. Title. *Journal*."
     html = """<h2>Journal articles</h2><ul>

@@ -72,7 +72,7 @@ DATE = (
 )
 _DATE = re.compile(DATE, re.I)
 _LEADING = re.compile(
-    rf"\s*(?:[\[(【*_]+\s*)?(?:{DATE})\s*(?:[\])】*_]+\s*)?(?:[:：\-–—|•·>]+\s*|,\s+|\s)", re.I
+    rf"\s*(?:[\[(【*_]+\s*)?(?:{DATE})\s*(?:[\])】*_]+\s*)?(?:[:：\-–—|•·>]+\s*|,\s+|\s|$)", re.I
 )
 _OPEN_END = r"present|now|current|today|ongoing|date|\.\.\."
 _RANGE = re.compile(

@@ -350,6 +350,9 @@ class _Builder:
         attrs = node.attributes if tag != "br" else {}
         if attrs and _is_hidden(attrs):
             return
+        if tag == "time" and (day := _full_date_for(node, attrs)):
+            self.frags.append(f" {day} ")  # "08-30" under a "2024" heading: the element knows the year
+            return
         if tag == "br":
             self.flush(box)
             return
@@ -487,6 +490,18 @@ def _is_hidden(attrs: dict[str, str | None]) -> bool:
         return True
     style = attrs.get("style")
     return bool(style) and "display:none" in style.replace(" ", "").lower() and not _folded_panel(attrs)  # type: ignore[union-attr]
+
+
+_ISO_DAY = re.compile(r"^(?:19|20)\d\d-[01]\d-[0-3]\d")
+_YEAR_WRITTEN = re.compile(r"\b(?:19|20)\d\d\b|'\d\d\b")
+
+
+def _full_date_for(node: LexborNode, attrs: dict[str, str | None]) -> str | None:
+    """The day a ``<time>`` element's ``datetime`` holds, where its text leaves out the year ("08-30", "Aug 30")."""
+    stamp = _ISO_DAY.match(attrs.get("datetime") or "")
+    if stamp is None or _YEAR_WRITTEN.search(node.text(deep=True)):
+        return None
+    return stamp.group(0)
 
 
 def _folded_panel(attrs: dict[str, str | None]) -> bool:
