@@ -633,6 +633,9 @@ def test_awards_in_one_cell_a_line_each_and_not_the_menu_or_footer_of_a_page_tit
         ("Contact", None),
         ("Work in Progress", "paper"),
         ("Papers in Press", "paper"),
+        # Seminars to come are no news; news beside them are.
+        ("Upcoming Events", None),
+        ("News and Events", "news"),
         # A paper's stage is no press coverage.
         ("In Press", "paper"),
         ("In the Press", None),
@@ -654,7 +657,7 @@ def test_a_heading_announces_the_kind_its_head_noun_names(heading: str, kind: st
 @pytest.mark.parametrize(
     "heading",
     ["Invited Talks", "Past Talks", "Recent site activity", "Recent changes", "Policy Writing", "Op-Eds",
-     "In the Press"],
+     "In the Press", "Events", "Projects"],
 )
 def test_headings_over_what_is_not_reported(heading: str) -> None:
     assert is_unlisted_heading(heading)

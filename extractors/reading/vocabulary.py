@@ -25,7 +25,7 @@ __all__ = [
 #: (kind, words): the first kind whose words a heading holds wins.
 KIND_OF_WORDS: tuple[tuple[str, str], ...] = (
     ("news", r"news|updates?|announcements?|what'?s new|latest|recent (?:news|updates|activities|events)"
-     r"|happenings|highlights|blog posts?|events"),
+     r"|happenings|highlights|blog posts?"),
     ("award", r"awards?|honou?rs?|fellowships?|prizes?|scholarships?|grants?|recognitions?|distinctions?"
      r"|achievements?|funding|(?:research|current|pending|completed|past|grant) support"),
     ("paper", r"publications?|papers?|preprints?|manuscripts?|articles?|research outputs?|theses|thesis"
@@ -131,7 +131,7 @@ def _head_phrase(text: str) -> str:
 
 #: Sections that list things watcher does not report: courses, talks, service, referees.
 _UNLISTED = re.compile(
-    r"\b(?:teaching|courses?|service|talks?|presentations?|seminars?|lectures|references|referees|contact|projects?"
+    r"\b(?:teaching|courses?|service|talks?|presentations?|seminars?|events?|lectures|references|referees|contact|projects?"
     r"|skills|outreach|software|code|datasets?|media|press|coverage|reviewing|refereeing|editorial"
     # A site builder's log of its own edits ("Recent site activity", "Recent changes").
     r"|activity|recent changes"
