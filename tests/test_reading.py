@@ -2011,6 +2011,24 @@ def test_an_archive_s_time_elements_give_the_year_their_text_leaves_out() -> Non
     assert leading_date("2025-02-27") == ("2025-02-27", "")  # a date alone on its line is the whole date
 
 
+def test_a_year_of_two_or_three_citation_paragraphs_is_that_many_papers() -> None:
+    cite = ('<p class="citation">{a}, &amp; <strong>Okoro, A. N.</strong> ({y}). {t}. <em>{j}</em>. '
+            '<a href="https://doi.org/10.1/{n}">https://doi.org/10.1/{n}</a></p>')
+    years = {
+        2025: [("Haddad, L., Lind, M.", "Ripple coupling between hippocampus and striatum predicts reward", "Neuron"),
+               ("Cho, H., Abe, R.", "A miniscope pipeline for tracking granule cell ensembles over months", "bioRxiv")],
+        2024: [("Lind, M., Raman, P.", "Offline reactivation of CA3 assemblies scales with learning load", "Neuron"),
+               ("Ortiz, D.", "Somatostatin interneurons gate consolidation of overlapping spatial memories", "eLife"),
+               ("Raman, P., Cho, H.", "Theta sequences in novel arenas form before the first lap is done", "eLife")],
+    }
+    html = "<h1>Publications</h1>" + "".join(
+        f'<h2>{y}</h2><div class="pub-year">'
+        + "".join(cite.format(a=a, y=y, t=t, j=j, n=n) for n, (a, t, j) in enumerate(items)) + "</div>"
+        for y, items in years.items()
+    )
+    assert [p.title for p in _of(Paper, _read(html))] == [t for items in years.values() for _a, t, _j in items]
+
+
 def test_a_stage_in_the_year_s_place_is_no_title() -> None:
     # A linguist's unified style: "Author. To appear. Title. *Journal*."
     html = """<h2>Journal articles</h2><ul>

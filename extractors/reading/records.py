@@ -267,6 +267,10 @@ def _has_photo(box: Box) -> bool:
     return any(span.kind == "image" for line in box.lines() for span in line.spans)
 
 
+#: A paragraph this long is an entry of its own, not a card's title or byline.
+_WHOLE_ENTRY = 120
+
+
 def _parts_of_a_card(box: Box, group: Group, repeated: dict[tuple[str, str], int]) -> bool:
     """The parts of one of a run of cards: blocks whose classes name different fields of it, or
     two or three paragraphs (a title over its citation, a name over a role). The card is the
@@ -279,6 +283,8 @@ def _parts_of_a_card(box: Box, group: Group, repeated: dict[tuple[str, str], int
         return False
     if group.signature != "p" or not 2 <= len(group.members) <= 3:
         return False
+    if all(member.size >= _WHOLE_ENTRY for member in group.members):
+        return False  # each a whole citation or story: a year's two papers, not a title over its line
     return not any(leading_date(line.text) for member in group.members for line in itertools.islice(member.lines(), 1))
 
 
