@@ -2029,6 +2029,19 @@ def test_a_year_of_two_or_three_citation_paragraphs_is_that_many_papers() -> Non
     assert [p.title for p in _of(Paper, _read(html))] == [t for items in years.values() for _a, t, _j in items]
 
 
+def test_a_site_builder_s_news_page_of_a_date_paragraph_over_each_story() -> None:
+    stories = [("April 2025", "The field season is underway! Welcome to technicians Sasha and Rafa."),
+               ("March 2025", "Alina defended her dissertation on willow recruitment. Congratulations!"),
+               ("February 2025", "Wren received the Riparian Society Student Research Award.")]
+    span = '<p class="font_8"><span><span>{}</span></span></p><p><span>&#8203;</span></p>'
+    html = "<h2>Lab News</h2><div class='rich-text'>" + "".join(
+        span.format(when) + span.format(what) for when, what in stories
+    ) + "</div>"
+    assert [(n.date, n.text) for n in _of(NewsItem, _read(html))] == [
+        ("2025-04", stories[0][1]), ("2025-03", stories[1][1]), ("2025-02", stories[2][1])
+    ]
+
+
 def test_a_stage_in_the_year_s_place_is_no_title() -> None:
     # A linguist's unified style: "Author. To appear. Title. *Journal*."
     html = """<h2>Journal articles</h2><ul>

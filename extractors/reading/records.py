@@ -66,6 +66,7 @@ def signature(box: Box) -> str:
 def find_groups(top: Box) -> dict[int, Group]:
     """The record boxes of the page (by ``id``), each with its group."""
     _pair_definitions(top)
+    _pair_dated_paragraphs(top)
     boxes = list(top.walk())
     repeated = _repeated_shapes(boxes)
     records: dict[int, Group] = {}
@@ -385,6 +386,41 @@ def _bold_label(cell: Box) -> bool:
     return len(text.split()) <= 4 and not any(ch.isdigit() for ch in text) and all(
         line.in_bold() for line in cell.lines() if line.text
     )
+
+
+def _pair_dated_paragraphs(top: Box) -> None:
+    """A run of paragraphs where a date stands alone over what happened ("March 2025" / "Alina defended
+    her dissertation …"), as site builders set a news page: each date with the paragraphs after it is one
+    entry, as a definition list's term with its descriptions."""
+    for box in list(top.walk()):
+        paragraphs = [c for c in box.children if type(c) is Box and c.tag == "p" and c.size >= _MIN_SIZE]
+        if len(paragraphs) < 4:
+            continue
+        dated = [p for p in paragraphs if _date_alone(p)]
+        if len(dated) < 2 or len(dated) * 2 > len(paragraphs) + 1:
+            continue  # a date over each entry, not dates among dates
+        paired: list[Box | Line] = []
+        current: Box | None = None
+        for child in box.children:
+            if type(child) is Box and child.tag == "p" and _date_alone(child):
+                current = Box("dt-dd", "", [child], size=child.size, parent=box)
+                child.parent = current
+                paired.append(current)
+            elif type(child) is Box and child.tag == "p" and current is not None:
+                current.children.append(child)
+                child.parent = current
+                current.size += child.size
+            else:
+                current = None if type(child) is Box else current
+                paired.append(child)
+        box.children = paired
+
+
+def _date_alone(box: Box) -> bool:
+    if box.size > 30:
+        return False  # measured before the text is joined: most paragraphs are longer
+    text = box.text.strip()
+    return 0 < len(text) <= 30 and parse_date_text(text) is not None and not text.isdigit()
 
 
 def _pair_definitions(top: Box) -> None:
