@@ -62,6 +62,19 @@ def test_a_table_whose_first_row_is_bold_labels_names_its_columns() -> None:
     assert [m.name for m in _of(Member, _read(html))] == ["Mira Solberg", "Jonas Kettle"]
 
 
+def test_a_folded_table_of_former_members_without_column_names() -> None:
+    html = """<h2>Team</h2><ul><li><p class="font-semibold">Ana Ruiz</p><p>PhD Student</p></li>
+    <li><p class="font-semibold">Bo Chen</p><p>Postdoc</p></li></ul>
+    <details><summary>Former members</summary><table><tbody>
+    <tr><td>Dr. Sipho Dlamini</td><td>PhD 2023</td><td>Process Chemist, Adrel Pharmaceuticals</td></tr>
+    <tr><td>Dr. Owen Price</td><td>Postdoc 2020&ndash;2023</td><td>Assistant Professor, Dunmore University</td></tr>
+    </tbody></table></details>"""
+    assert [(m.name, m.role) for m in _of(Member, _read(html))][2:] == [
+        ("Sipho Dlamini", "Alumni (now Process Chemist, Adrel Pharmaceuticals)"),
+        ("Owen Price", "Alumni (now Assistant Professor, Dunmore University)"),
+    ]
+
+
 def test_lines_that_are_not_people_are_skipped() -> None:
     members = _members("<li>We are always looking for motivated students!</li><li>Ana Ruiz</li>", "")
     assert [m.name for m in members] == ["Ana Ruiz"]

@@ -229,6 +229,7 @@ def _role(stated: str, entry: Entry, context: Context, columns: dict[str, str]) 
             columns.get("next")
             or ((m := _NEXT_STEP.search(entry.text)) and m.group("next"))
             or ((m := _DASHED_NEXT.search(entry.lines[0] if entry.lines else "")) and m.group("next"))
+            or _last_cell_a_post(entry, stated)
         )
         if step:
             return f"Alumni (now {clean_text(step).strip(' .,;')})"
@@ -239,6 +240,20 @@ def _role(stated: str, entry: Entry, context: Context, columns: dict[str, str]) 
     if role and columns.get("years"):
         return f"{role} ({columns['years']})"  # "Graduate Student (2019-2025)": when the years end, news
     return role
+
+
+def _last_cell_a_post(entry: Entry, stated: str) -> str:
+    """A former member's row without column names: its last cell, when it reads as a post and its place
+    ("Dr. Ana Lima | PhD 2023 | Process Chemist, Adrel Pharma"), is where they went."""
+    if len(entry.cells) < 3 or entry.columns:
+        return ""
+    last = clean_text(entry.cells[-1])
+    if not last or last == stated or len(last.split()) > 14 or "," not in last or not last[0].isupper():
+        return ""
+    return "" if _DEGREE_WITH_YEAR.fullmatch(last) else last
+
+
+_DEGREE_WITH_YEAR = re.compile(r"(?:ph\.?\s?d|m\.?\s?sc?|m\.?\s?a|b\.?\s?sc?|postdoc)\.?,?\s*(?:19|20)\d\d.*", re.I)
 
 
 #: What a table's column holds, by the words of its header.

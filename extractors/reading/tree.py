@@ -198,6 +198,7 @@ _SKIP = frozenset(
 )
 #: Jon Barron's widely copied template heads its sections with a made-up ``<heading>`` element.
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6, "heading": 2}
+_SUMMARY_LEVEL = 4
 _BLOCKS = frozenset(
     {
         "p", "div", "li", "tr", "td", "th", "ul", "ol", "dl", "dt", "dd", "table", "tbody", "thead", "tfoot",
@@ -360,7 +361,8 @@ class _Builder:
             alt = clean_text(attrs.get("alt") or "")
             self.spans.append(Span("image", alt, attrs.get("src") or ""))
             return
-        level = _HEADINGS.get(tag, 0)
+        # A fold's summary names what it holds ("<details><summary>Former members</summary><table>…").
+        level = _HEADINGS.get(tag, 0) or (_SUMMARY_LEVEL if tag == "summary" else 0)
         if level or tag in _BLOCKS:
             self.flush(box)
             hint = _hint(attrs)
