@@ -646,6 +646,7 @@ def test_awards_in_one_cell_a_line_each_and_not_the_menu_or_footer_of_a_page_tit
         ("Contact", None),
         ("Work in Progress", "paper"),
         ("Papers in Press", "paper"),
+        ("Drafts (email for a copy)", "paper"),
         # Seminars to come are no news; news beside them are.
         ("Upcoming Events", None),
         ("News and Events", "news"),

@@ -28,7 +28,7 @@ KIND_OF_WORDS: tuple[tuple[str, str], ...] = (
      r"|happenings|highlights|blog posts?"),
     ("award", r"awards?|honou?rs?|fellowships?|prizes?|scholarships?|grants?|recognitions?|distinctions?"
      r"|achievements?|funding|(?:research|current|pending|completed|past|grant) support"),
-    ("paper", r"publications?|papers?|preprints?|manuscripts?|articles?|research outputs?|theses|thesis"
+    ("paper", r"publications?|papers?|preprints?|manuscripts?|drafts?|articles?|research outputs?|theses|thesis"
      r"|books?|book chapters?|chapters|proceedings|journals?|conferences?|bibliography|working papers?"
      r"|work in progress|works? in progress|selected works?|submitted|under review|in press|patents?"
      r"|dissertations?|reports?|peer[- ]reviewed|refereed|forthcoming|accepted|pubs"
