@@ -647,6 +647,8 @@ def test_awards_in_one_cell_a_line_each_and_not_the_menu_or_footer_of_a_page_tit
         ("Work in Progress", "paper"),
         ("Papers in Press", "paper"),
         ("Drafts (email for a copy)", "paper"),
+        ("Recent posts", "news"),
+        ("Academic posts", "role"),
         # Seminars to come are no news; news beside them are.
         ("Upcoming Events", None),
         ("News and Events", "news"),
@@ -2054,6 +2056,20 @@ def test_a_site_builder_s_news_page_of_a_date_paragraph_over_each_story() -> Non
     assert [(n.date, n.text) for n in _of(NewsItem, _read(html))] == [
         ("2025-04", stories[0][1]), ("2025-03", stories[1][1]), ("2025-02", stories[2][1])
     ]
+
+
+def test_a_blog_sidebar_s_about_card_is_no_news_and_its_recent_posts_are_no_papers() -> None:
+    sidebar = """<div class="sidebar"><div class="wp-block-group"><h2>About me</h2><p>Senior Lecturer in
+    Education at Brackenridge. I research classroom talk and how teachers learn.</p></div>
+    <div class="wp-block-group"><h2>Recent posts</h2><ul>
+    <li><a href="/2025/04/seminar/">Join us: Dialogic Classrooms seminar, 14 May</a><time>April 10, 2025</time></li>
+    <li><a href="/2025/03/article/">New article on peer feedback talk</a><time>March 24, 2025</time></li>
+    </ul></div></div>"""
+    publications = """<h1>Publications</h1><p>Crowther, N. (2024). Wait time and who gets to talk in Year 8
+    science. <i>Research in Science Education</i>, 54, 1–19.</p>"""
+    records = _read(publications + sidebar)
+    assert [p.title for p in _of(Paper, records)] == ["Wait time and who gets to talk in Year 8 science"]
+    assert not any("Brackenridge" in n.text for n in _of(NewsItem, records))  # a biography is no news
 
 
 def test_a_stage_in_the_year_s_place_is_no_title() -> None:

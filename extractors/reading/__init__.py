@@ -400,7 +400,7 @@ def _context(section: Section) -> Context:
         heading = current.heading
         if heading:
             found = heading_kind(heading)
-            if kind is None and found is None and is_unlisted_heading(heading):
+            if kind is None and found is None and (is_unlisted_heading(heading) or is_intro_heading(heading)):
                 return Context(section.path, None, heading, date, alumni, unlisted=True)
             if kind is not None and found != kind:
                 break

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from extractors.reading.dates import leading_date, parse_date_text
 from extractors.reading.tree import Box, Line
-from extractors.reading.vocabulary import heading_kind, is_funding_lead, is_year_heading
+from extractors.reading.vocabulary import heading_kind, is_funding_lead, is_intro_heading, is_year_heading
 
 __all__ = ["Group", "find_groups", "is_header_row", "is_heading_line", "signature"]
 
@@ -144,7 +144,7 @@ def _sections_in(box: Box, sections: dict[int, int]) -> int:
         if type(child) is not Box:
             continue
         if child.level:
-            if heading_kind(child.text):
+            if heading_kind(child.text) or is_intro_heading(child.text):
                 count += 1
         else:
             count += sections.get(id(child), 0)
@@ -168,7 +168,8 @@ def _groups_of(
     columns = _columns(runs.values())
     for child in entries:
         own = sections.get(id(child), 0)
-        needed = 1 if child.tag in _PART_TAGS or box.tag in ("body",) or id(child) in columns else 2
+        part = child.tag in _PART_TAGS or box.tag in ("body",) or id(child) in columns or _names_a_part(child)
+        needed = 1 if part else 2
         if own >= needed and not (own == 1 and len(runs[signature(child)]) >= 2 and _headed_by_title(child)):
             continue  # a block with sections of its own is a part of the page, not an entry
         by_shape.setdefault(signature(child), Group(box, signature(child))).members.append(child)
@@ -231,6 +232,15 @@ def _opening_heading(box: Box) -> Box | None:
     """The heading a block opens with, if it opens with one."""
     first = box.children[0] if box.children else None
     return first if type(first) is Box and first.level else None
+
+
+def _names_a_part(box: Box) -> bool:
+    """A block that opens with a section's name ("About me", "Recent posts"): a part of the page (a
+    sidebar's widget), not an entry titled by it."""
+    heading = _opening_heading(box)
+    return heading is not None and len(heading.text.split()) < 4 and (
+        heading_kind(heading.text) is not None or is_intro_heading(heading.text)
+    )
 
 
 def _headed_by_title(box: Box) -> bool:

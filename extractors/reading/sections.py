@@ -20,7 +20,13 @@ from dataclasses import dataclass, field
 from extractors.reading.names import is_person_name
 from extractors.reading.records import Group, is_header_row, is_heading_line
 from extractors.reading.tree import ANCHOR_MARKS, Box, Line
-from extractors.reading.vocabulary import heading_kind, hint_kind, is_unlisted_heading, is_year_heading
+from extractors.reading.vocabulary import (
+    heading_kind,
+    hint_kind,
+    is_intro_heading,
+    is_unlisted_heading,
+    is_year_heading,
+)
 
 __all__ = ["Placed", "Section", "segment"]
 
@@ -80,8 +86,8 @@ class Section:
         """Whether this section is one record: a title-like heading over a small body."""
         if self.children or not self.heading or heading_kind(self.heading) or is_year_heading(self.heading):
             return False
-        if is_unlisted_heading(self.heading):
-            return False  # "Teaching", "References": a part of the page, not one record
+        if is_unlisted_heading(self.heading) or is_intro_heading(self.heading):
+            return False  # "Teaching", "References", "About me": a part of the page, not one record
         if len(self.heading.split()) < 2:
             return False  # "Active", "Completed", "Selected": a group's label; a title or a name is longer
         records = [item for item in self.items if item.group is not None]

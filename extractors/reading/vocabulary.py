@@ -25,7 +25,7 @@ __all__ = [
 #: (kind, words): the first kind whose words a heading holds wins.
 KIND_OF_WORDS: tuple[tuple[str, str], ...] = (
     ("news", r"news|updates?|announcements?|what'?s new|latest|recent (?:news|updates|activities|events)"
-     r"|happenings|highlights|blog posts?"),
+     r"|happenings|highlights|blog posts?|(?:recent |latest )?posts"),
     ("award", r"awards?|honou?rs?|fellowships?|prizes?|scholarships?|grants?|recognitions?|distinctions?"
      r"|achievements?|funding|(?:research|current|pending|completed|past|grant) support"),
     ("paper", r"publications?|papers?|preprints?|manuscripts?|drafts?|articles?|research outputs?|theses|thesis"
@@ -34,7 +34,8 @@ KIND_OF_WORDS: tuple[tuple[str, str], ...] = (
      r"|dissertations?|reports?|peer[- ]reviewed|refereed|forthcoming|accepted|pubs"
      # The humanities' words for their lists: "Edited volumes", "Essays", "Public history and other writing".
      r"|volumes|monographs?|essays|writings|(?:other|public|selected|popular) writing|book reviews?"),
-    ("role", r"experiences?|positions?|employment|appointments?|education|qualifications|career|work history"
+    ("role", r"experiences?|positions?|academic posts|posts held|employment|appointments?|education|qualifications"
+     r"|career|work history"
      r"|internships?|affiliations?|professional|academic positions?|work|jobs?|training|background|degrees?|cv"),
     ("member", r"people|members?|students?|team|alumni|alumnae|postdocs?|post-?doctoral|collaborators?|interns?"
      r"|advisees|mentees|researchers|staff|visitors|faculty|principal investigators?|\bpis?\b|scientists"
