@@ -84,6 +84,8 @@ class Extractor:
             always = self.shares_every_reading(doc)
             missed = self.expected_kinds and not any(r.kind in self.expected_kinds for r in records)
             unread = self.fills_missing_kinds - {r.kind for r in records}
+            if unread:
+                unread &= headed_kinds(doc.text)  # only a kind the page heads a section with is worth a second read
             if thin or always or missed or unread:
                 from extractors.generic import GenericExtractor
 
@@ -107,6 +109,22 @@ class Extractor:
     def wants_path(self, path: str) -> bool:
         """Whether a repository file at ``path`` is content this extractor reads."""
         return any(re.search(p, path) for p in self.source_paths)
+
+
+_HEADING_ELEMENT = re.compile(r"<(h[1-6]|heading)\b[^>]*>(.{1,200}?)</\1\s*>", re.I | re.S)
+_TAG = re.compile(r"<[^>]*>")
+
+
+def headed_kinds(html: str) -> set[str]:
+    """The kinds the page's heading elements announce ("News", "Honors"), by a scan of its markup."""
+    from extractors.reading.vocabulary import heading_kind
+    from watcher.text import clean_text
+
+    kinds = set()
+    for match in _HEADING_ELEMENT.finditer(html):
+        if kind := heading_kind(clean_text(_TAG.sub(" ", match.group(2)))):
+            kinds.add(kind)
+    return kinds
 
 
 #: Fewer records than this from a family's own reading of a page: its template's structures
