@@ -2072,6 +2072,14 @@ def test_a_blog_sidebar_s_about_card_is_no_news_and_its_recent_posts_are_no_pape
     assert not any("Brackenridge" in n.text for n in _of(NewsItem, records))  # a biography is no news
 
 
+def test_a_teaching_page_tells_no_post_of_its_owner() -> None:
+    html = """<html><head><title>Teaching &mdash; Cora Hale</title></head><body>
+    <header><h1>Teaching</h1><p>Cora Hale, Associate Professor of Classics, Wrenfield College</p></header>
+    <main><p>Courses I teach regularly:</p><ul><li>LATN 201 Intermediate Latin: Ovid</li>
+    <li>LATN 450 Senior Seminar: Ovid in Exile</li><li>CLAS 240 Ancient Books</li></ul></main></body></html>"""
+    assert [r for r in _read(html) if not isinstance(r, Role) or "Seminar" in r.title] == []
+
+
 def test_a_stage_in_the_year_s_place_is_no_title() -> None:
     # A linguist's unified style: "Author. To appear. Title. *Journal*."
     html = """<h2>Journal articles</h2><ul>

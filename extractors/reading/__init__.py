@@ -105,7 +105,10 @@ def read_tree(top: Box, title: str = "") -> Reading:
         kind = _announced(section)
         if kind is not None:
             seen_kind = True
-        in_intro = kind is None and (not seen_kind or is_intro_heading(section.heading))
+        # A section of things not reported ("Teaching", "Talks") tells no post of the owner's either.
+        in_intro = (
+            kind is None and (not seen_kind or is_intro_heading(section.heading)) and not _under_unlisted(section)
+        )
         if in_intro and section.heading and section.parent is not None:
             intro.append(section.heading)
         for made_of, entries, decision in read[id(section)]:
@@ -199,6 +202,9 @@ def _title_kind_part(title: str) -> str:
     parts = [
         part for part in _TITLE_PARTS.split(title) if heading_kind(part) and not is_person_name(part.split(",")[0])
     ]
+    if not parts:
+        # A page of things not reported ("Teaching | Jane Doe", "Talks"): its lists are not items either.
+        parts = [part for part in _TITLE_PARTS.split(title) if is_unlisted_heading(part)]
     return parts[0] if len(parts) == 1 else ""
 
 
@@ -387,6 +393,16 @@ def _announced(section: Section) -> str | None:
             return kind
         current = current.parent
     return None
+
+
+def _under_unlisted(section: Section) -> bool:
+    """Whether the nearest heading that says anything names things not reported ("Teaching")."""
+    current: Section | None = section
+    while current is not None:
+        if current.heading and (heading_kind(current.heading) or is_unlisted_heading(current.heading)):
+            return heading_kind(current.heading) is None
+        current = current.parent
+    return False
 
 
 def _context(section: Section) -> Context:
