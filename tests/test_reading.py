@@ -2080,6 +2080,16 @@ def test_a_teaching_page_tells_no_post_of_its_owner() -> None:
     assert [r for r in _read(html) if not isinstance(r, Role) or "Seminar" in r.title] == []
 
 
+def test_a_header_s_place_joined_to_its_address_and_a_portrait_caption() -> None:
+    html = """<header><h1>Cora Hale</h1><p class="position">Associate Professor of Classics</p>
+    <p class="affil">Department of Classics, Wrenfield College &middot; Harrow Hall 207, 41 College St</p>
+    <p><a href="mailto:ch@wrenfield.edu">ch@wrenfield.edu</a></p><img src="cora.jpg" alt="Cora Hale"></header>
+    <h2>Books</h2><ul><li><i>Ovid's Readers</i>. Corran University Press, 2025.</li></ul>"""
+    assert [(r.title, r.organization) for r in _of(Role, _read(html))] == [
+        ("Associate Professor of Classics", "Department of Classics, Wrenfield College")
+    ]
+
+
 def test_a_stage_in_the_year_s_place_is_no_title() -> None:
     # A linguist's unified style: "Author. To appear. Title. *Journal*."
     html = """<h2>Journal articles</h2><ul>

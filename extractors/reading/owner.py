@@ -225,6 +225,9 @@ _STATE_CODE = re.compile(r",\s*[A-Z]{2}\b")
 _PLACE_OR_NUMBER = re.compile(r"^[\w .'-]+,\s*[A-Z]{2}\b|^\d")
 
 
+_HEADER_PIECE = re.compile(r"\s+[·•|]\s+")
+
+
 def read_header_roles(lines: Sequence[str]) -> list[Role]:
     """The page owner's position from its header lines: a short title line, then the organisation."""
     roles: list[Role] = []
@@ -236,7 +239,13 @@ def read_header_roles(lines: Sequence[str]) -> list[Role]:
         if is_person_name(line) or _names_a_unit(line) or _PLACE_OR_NUMBER.search(line):
             continue  # the owner's name with their degree ("Rosalind Achterberg, PhD"), a unit, a town ("Harlan, MA")
 
-        after = [x for x in lines[i + 1 : i + 4] if not _HEADER_SKIP.search(x) and len(x.split()) <= 8]
+        # A header line may join the place to its address ("Dept. of X, Y College · Hall 207, …"); a
+        # portrait's caption names the owner, no place.
+        after = [
+            x
+            for x in (_HEADER_PIECE.split(y, maxsplit=1)[0] for y in lines[i + 1 : i + 4])
+            if not _HEADER_SKIP.search(x) and len(x.split()) <= 8 and not is_person_name(x)
+        ]
         organization = None
         if ", " in line and not _ROLE_WORDS.search(line.split(", ", 1)[1]):
             line, organization = line.split(", ", 1)
