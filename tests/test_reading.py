@@ -2090,6 +2090,27 @@ def test_a_header_s_place_joined_to_its_address_and_a_portrait_caption() -> None
     ]
 
 
+def test_a_one_page_builder_s_sections_its_menu_shows_are_read() -> None:
+    html = """<section id="home-section" class="active"><h1>Tam Achter</h1>
+    <p>Associate Professor of Sociology, University of Calder Bay</p></section>
+    <section id="publications-section" class="inactive" style="display: none;"><h2>Publications</h2>
+    <div><p>Achter, Tam. 2025. &ldquo;Doubling Up as Care: Housing and Kin Obligations.&rdquo; <em>Social Forces</em>
+    103(3):1189&ndash;1214.</p><p>Achter, Tam. 2024. &ldquo;Counting the Uncounted: Informal Evictions.&rdquo;
+    <em>Sociological Methods &amp; Research</em> 53(4):1802&ndash;1834.</p></div></section>
+    <section id="recent-section" class="inactive" style="display: none;"><h2>Recent</h2>
+    <div><p><strong>May 2025</strong> &mdash; My book is now forthcoming from Halloway Press.</p>
+    <p><strong>Apr 2025</strong> &mdash; Honored to receive the Helen Voss Early Career Award.</p></div></section>
+    <div class="modal" style="display:none"><p>Subscribe to my newsletter!</p></div>"""
+    records = _read(html)
+    assert [(r.title, r.organization) for r in _of(Role, records)] == [
+        ("Associate Professor of Sociology", "University of Calder Bay")
+    ]
+    assert [p.title for p in _of(Paper, records)] == [
+        "Doubling Up as Care: Housing and Kin Obligations", "Counting the Uncounted: Informal Evictions"
+    ]
+    assert [n.date for n in _of(NewsItem, records)] == ["2025-05", "2025-04"]
+
+
 def test_a_stage_in_the_year_s_place_is_no_title() -> None:
     # A linguist's unified style: "Author. To appear. Title. *Journal*."
     html = """<h2>Journal articles</h2><ul>

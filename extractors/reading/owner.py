@@ -232,7 +232,11 @@ def read_header_roles(lines: Sequence[str]) -> list[Role]:
     """The page owner's position from its header lines: a short title line, then the organisation."""
     roles: list[Role] = []
     for i, line in enumerate(lines[:12]):
-        if len(line.split()) > 7 or not _ROLE_WORDS.search(line) or _HEADER_SKIP.search(line):
+        # A short title, or a title with its place after a comma ("Associate Professor of X, University of Y").
+        words = len(line.split())
+        if words > 16 or len(line.split(", ", 1)[0].split()) > 7 or (words > 7 and ", " not in line):
+            continue
+        if not _ROLE_WORDS.search(line) or _HEADER_SKIP.search(line):
             continue
         if _SENTENCE_END.search(line) and not _DEGREE_END.search(line):
             continue

@@ -349,7 +349,7 @@ class _Builder:
                 self._push_children(stack, node, box)
             return
         attrs = node.attributes if tag != "br" else {}
-        if attrs and _is_hidden(attrs):
+        if attrs and _is_hidden(attrs) and not (tag == "section" and _shown_by_its_menu(node, attrs)):
             return
         if tag == "time" and (day := _full_date_for(node, attrs)):
             self.frags.append(f" {day} ")  # "08-30" under a "2024" heading: the element knows the year
@@ -504,6 +504,15 @@ def _full_date_for(node: LexborNode, attrs: dict[str, str | None]) -> str | None
     if stamp is None or _YEAR_WRITTEN.search(node.text(deep=True)):
         return None
     return stamp.group(0)
+
+
+def _shown_by_its_menu(section: LexborNode, attrs: dict[str, str | None]) -> bool:
+    """A page section a one-page builder hides until its menu shows it (``<section style="display:
+    none">`` headed "Publications"): content, unlike a hidden block that heads nothing."""
+    if "hidden" in attrs or attrs.get("aria-hidden") == "true":
+        return False
+    heading = section.css_first("h1, h2, h3")
+    return heading is not None and heading_kind(clean_text(heading.text())) is not None
 
 
 def _folded_panel(attrs: dict[str, str | None]) -> bool:

@@ -24,7 +24,7 @@ __all__ = [
 
 #: (kind, words): the first kind whose words a heading holds wins.
 KIND_OF_WORDS: tuple[tuple[str, str], ...] = (
-    ("news", r"news|updates?|announcements?|what'?s new|latest|recent (?:news|updates|activities|events)"
+    ("news", r"news|updates?|announcements?|what'?s new|latest|recent(?: news| updates| activities| events|$)"
      r"|happenings|highlights|blog posts?|(?:recent |latest )?posts"),
     ("award", r"awards?|honou?rs?|fellowships?|prizes?|scholarships?|grants?|recognitions?|distinctions?"
      r"|achievements?|funding|(?:research|current|pending|completed|past|grant) support"),
