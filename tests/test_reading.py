@@ -2111,6 +2111,24 @@ def test_a_one_page_builder_s_sections_its_menu_shows_are_read() -> None:
     assert [n.date for n in _of(NewsItem, records)] == ["2025-05", "2025-04"]
 
 
+def test_citations_led_by_their_month_or_their_stage_under_a_year_are_papers() -> None:
+    item = "<li><span><strong>{lead}</strong> &middot; {cite}</span></li>"
+    html = "<h1>Publications</h1><h3>Under review</h3><ul>{}</ul><h3>2025</h3><ul>{}</ul>".format(
+        item.format(lead="Under review", cite="Kowal M, Byrne R. Agency nurse use and patient experience."),
+        item.format(lead="Apr 2025", cite="Byrne R, Brenn C. Safe staffing law and nurse burnout: a time series "
+                    "analysis. Health Policy. 2025;153:105221.")
+        + item.format(lead="Mar 2025", cite="Quinn D, Byrne R. Night-shift fatigue and medication errors: a "
+                      "diary study. Int J Nurs Stud. 2025;160:104890."),
+    )
+    records = _read(html)
+    assert [(p.title, p.venue) for p in _of(Paper, records)] == [
+        ("Agency nurse use and patient experience", "Under review"),
+        ("Safe staffing law and nurse burnout: a time series analysis", "Health Policy"),
+        ("Night-shift fatigue and medication errors: a diary study", "Int J Nurs Stud"),
+    ]
+    assert _of(NewsItem, records) == []
+
+
 def test_a_stage_in_the_year_s_place_is_no_title() -> None:
     # A linguist's unified style: "Author. To appear. Title. *Journal*."
     html = """<h2>Journal articles</h2><ul>

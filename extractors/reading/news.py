@@ -58,7 +58,7 @@ def read_news(entry: Entry, context: Context) -> Reading | None:
         score = 0.35
     score += 0.15 if len(text.split()) >= 4 or title else 0.0  # a sentence, or a post's title over its summary
     score += 0.1 if url else 0.0
-    if context.kind != "news" and (is_cited(entry) or _opens_with_cited_authors(kept, date)):
+    if context.kind != "news" and (is_cited(entry) or _opens_with_cited_authors(kept, date, context)):
         score -= 0.4  # a dated citation, unless the heading announces news
     return Reading.of(NewsItem(text=text, date=date, url=url), score)
 
@@ -67,10 +67,11 @@ def read_news(entry: Entry, context: Context) -> Reading | None:
 _INITIAL = re.compile(r"\b[A-Z]\.|\b[A-Z]{1,3}\b(?=[,.]|\s*$)")
 
 
-def _opens_with_cited_authors(lines: list[str], date: str | None) -> bool:
-    """A citation by its shape: dated by a bare year, and opening with authors written with their
-    initials ("Gallagher, A. & Lind, I. Lysogeny in a fjord. …"). News names people by their names."""
-    if not lines or not date or len(date) != 4:
+def _opens_with_cited_authors(lines: list[str], date: str | None, context: Context) -> bool:
+    """A citation by its shape: dated by a bare year (or by any date under a heading of papers: "Apr 2025 ·
+    Lind A, Roe B. Title. Journal."), and opening with authors written with their initials ("Gallagher,
+    A. & Lind, I. Lysogeny in a fjord. …"). News names people by their names."""
+    if not lines or not date or (len(date) != 4 and context.kind != "paper"):
         return False
     cut = author_prefix(lines[0])
     return cut > 0 and _INITIAL.search(lines[0][:cut]) is not None

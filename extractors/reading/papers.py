@@ -116,6 +116,8 @@ _STATUS = re.compile(rf"(?:(?<=[.,;:]\s)|(?<=[(;]))(?P<status>{_STATUS_WORDS})\b
 #: A status standing where the year goes in an author-date citation: "Doe, J., & Roe, B. (in press). Title.",
 #: "Doe, Jane, and Bo Roe. Forthcoming. “Title.”" (ASA, Chicago).
 _STATUS_FOR_YEAR = re.compile(rf"(?:(?<=\()|(?<=\.\s))(?P<status>{_STATUS_WORDS})\)?\.(?:\s|$)", re.I)
+#: A stage set as a label before a citation: "Under review · ", "In press — ".
+_STAGE_LABEL = re.compile(rf"^(?P<stage>{_STATUS_WORDS})\s*[·•|:–—]\s+", re.I)
 #: A status closing a piece ("Journal of X, to appear") or standing as its own ("Accepted in principle.").
 _TRAILING_STATUS = re.compile(rf"(?:^|[,;:]\s*|\s\()\(?(?:{_STATUS_WORDS})\)?[.\s]*$", re.I)
 
@@ -188,6 +190,11 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
         if not (is_noise(line) or is_counted_label(line) or _only_links(line, entry))
     ]
     lines = [line for line in lines if line]
+    if lines and (lead := leading_date(lines[0])) and len(lead[0]) > 4 and lead[1]:
+        lines[0] = lead[1]  # "Apr 2025 · Lind A, Roe B. Title. Journal.": when it came out, then the citation
+    stage = _STAGE_LABEL.match(lines[0]) if lines else None
+    if stage:
+        lines[0] = lines[0][stage.end() :]  # "Under review · Lind A. Title.": the stage set as a label
     if not lines:
         return None
     text = " ".join(lines)
@@ -212,7 +219,7 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
         return None
     rest = text.replace(title, " ", 1) if title in text else " ".join(line for line in lines if title not in line)
     authors = _authors(entry, lines, title, rest)
-    venue = _venue(entry, lines, title, rest, authors)
+    venue = _venue(entry, lines, title, rest, authors) or (stage.group("stage") if stage else None)
     if title in text and (tail := _ASTRO_AFTER.match(text, text.find(title) + len(title))):
         venue = tail["journal"]  # "… Title, MNRAS, 531, 2207": the journal before its volume and page
     elif title in text and (before := _YEAR_THEN_VENUE.search(text, 0, text.find(title))):
