@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from extractors.reading.dates import leading_date, parse_date_text
@@ -409,21 +409,7 @@ def _pair_dated_paragraphs(top: Box) -> None:
         dated = [p for p in paragraphs if _date_alone(p)]
         if len(dated) < 2 or len(dated) * 2 > len(paragraphs) + 1:
             continue  # a date over each entry, not dates among dates
-        paired: list[Box | Line] = []
-        current: Box | None = None
-        for child in box.children:
-            if type(child) is Box and child.tag == "p" and _date_alone(child):
-                current = Box("dt-dd", "", [child], size=child.size, parent=box)
-                child.parent = current
-                paired.append(current)
-            elif type(child) is Box and child.tag == "p" and current is not None:
-                current.children.append(child)
-                child.parent = current
-                current.size += child.size
-            else:
-                current = None if type(child) is Box else current
-                paired.append(child)
-        box.children = paired
+        box.children = _paired(box, lambda c: c.tag == "p" and _date_alone(c), lambda c: c.tag == "p")
 
 
 def _date_alone(box: Box) -> bool:
@@ -439,18 +425,24 @@ def _pair_definitions(top: Box) -> None:
     for box in list(top.walk()):
         if box.tag != "dl" or not any(type(c) is Box and c.tag == "dt" for c in box.children):
             continue
-        paired: list[Box | Line] = []
-        current: Box | None = None
-        for child in box.children:
-            if type(child) is Box and child.tag == "dt":
-                current = Box("dt-dd", "", [child], size=child.size, parent=box)
-                child.parent = current
-                paired.append(current)
-            elif type(child) is Box and child.tag == "dd" and current is not None:
-                current.children.append(child)
-                child.parent = current
-                current.size += child.size
-            else:
-                current = None
-                paired.append(child)
-        box.children = paired
+        box.children = _paired(box, lambda c: c.tag == "dt", lambda c: c.tag == "dd")
+
+
+def _paired(box: Box, opens: Callable[[Box], bool], continues: Callable[[Box], bool]) -> list[Box | Line]:
+    """``box``'s children with each child that ``opens`` an entry joined to the children after it that
+    ``continues`` it, in one ``dt-dd`` box (a term and its descriptions, a date and its story)."""
+    paired: list[Box | Line] = []
+    current: Box | None = None
+    for child in box.children:
+        if type(child) is Box and opens(child):
+            current = Box("dt-dd", "", [child], size=child.size, parent=box)
+            child.parent = current
+            paired.append(current)
+        elif type(child) is Box and current is not None and continues(child):
+            current.children.append(child)
+            child.parent = current
+            current.size += child.size
+        else:
+            current = None
+            paired.append(child)
+    return paired
