@@ -223,7 +223,7 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
     if title in text and (tail := _ASTRO_AFTER.match(text, text.find(title) + len(title))):
         venue = tail["journal"]  # "… Title, MNRAS, 531, 2207": the journal before its volume and page
     elif title in text and (before := _YEAR_THEN_VENUE.search(text, 0, text.find(title))):
-        venue = _VOLUME_AND_PAGE.sub("", before["where"])  # "… 2024, A&A, 683, A45. *Title*"
+        venue = _VOLUME_PAGES.sub("", before["where"])  # "… 2024, A&A, 683, A45. *Title*"
     year = _year(entry, rest, context)
     doi, arxiv = _identifiers(entry, rest)
     url = _url(entry.links, title)
@@ -307,20 +307,16 @@ def _title(entry: Entry, lines: Sequence[str], text: str) -> tuple[str | None, b
 
 
 #: Where a paper appeared, written where a title goes: "A&A, 683, A45", "ApJL, in press".
-_JOURNAL_AND_VOLUME = re.compile(
-    rf"^[A-Z][A-Za-z&.' ]{{0,40}}?,\s*(?:(?:vol\.\s*)?\d{{1,4}},\s*[A-Z]?\d{{1,6}}|(?:{_STATUS_WORDS}))$", re.I
-)
-
-
+_JOURNAL_THEN = rf"[A-Z][A-Za-z&.' ]{{0,40}}?,\s*(?:(?:vol\.\s*)?\d{{1,4}},\s*[A-Z]?\d{{1,6}}|(?:{_STATUS_WORDS}))"
+_JOURNAL_AND_VOLUME = re.compile(rf"^{_JOURNAL_THEN}$", re.I)
 #: The year and the journal (with its volume and page, or a status) right before a title set after them.
 _YEAR_THEN_VENUE = re.compile(
-    rf"\b(?:19|20)\d\d[a-z]?,\s*(?P<where>[A-Z][A-Za-z&.' ]{{0,40}}?,\s*(?:(?:vol\.\s*)?\d{{1,4}},\s*[A-Z]?\d{{1,6}}"
-    rf"|(?:{_STATUS_WORDS}))|(?:{_LEADING_STATUS_WORDS})(?: to| at| in)? [A-Z][A-Za-z&.' ]{{0,40}}?)[.\s]*$",
+    rf"\b(?:19|20)\d\d[a-z]?,\s*(?P<where>{_JOURNAL_THEN}"
+    rf"|(?:{_LEADING_STATUS_WORDS})(?: to| at| in)? [A-Z][A-Za-z&.' ]{{0,40}}?)[.\s]*$",
     re.I,
 )
 _STAGE_ONLY = re.compile(rf"\b(?:{_STATUS_WORDS}|{_LEADING_STATUS_WORDS})\b", re.I)
 _NAMED_BEYOND_STAGE = re.compile(r"[A-Z]")
-_VOLUME_AND_PAGE = re.compile(r",\s*(?:vol\.\s*)?\d{1,4},\s*[A-Z]?\d{1,6}$")
 
 
 def _italic_title_after_venue(structural: str, entry: Entry, text: str, lines: Sequence[str]) -> str | None:
