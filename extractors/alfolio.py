@@ -337,7 +337,10 @@ def _parse_bundle(files: Mapping[str, str]) -> list[Record]:
     data_papers = [r for r in data if isinstance(r, Paper) and normalise_key(r.title) not in listed]
     # A group page written by hand ("_pages/group.md": "**PhD Students**" over a list) where no
     # data file or collection lists the people.
-    people = [*_people_collection(files), *data_members] or [r for r in page_records(files) if isinstance(r, Member)]
+    people = [*_people_collection(files), *data_members] or [
+        *_profile_members(files),
+        *(r for r in page_records(files) if isinstance(r, Member)),
+    ]
     members = first_per_name(people)
     cv = _cv_over_bio(about, data)
     return [*papers, *data_papers, *news, *cv, *_not_in_cv(paper_awards, cv), *members]
@@ -413,6 +416,21 @@ def _subtitle_role(value: Any) -> Role | None:
         return None
     title = _clean_position_title(match["title"])
     return Role(title=title, organization=clean_title(match["org"]) or None) if title else None
+
+
+def _profile_members(files: Mapping[str, str]) -> list[Member]:
+    """The people a page of the theme's ``profiles`` layout lists in its front matter (``profiles:
+    [{name, position, image}]``), above what its body writes (an alumni list)."""
+    members: list[Member] = []
+    for path in sorted(files):
+        if not _PAGE_PATH.match(path):
+            continue
+        meta, _ = parse_front_matter(files[path])
+        profiles = meta.get("profiles") if isinstance(meta, dict) else None
+        for profile in profiles if isinstance(profiles, list) else ():
+            if isinstance(profile, dict) and (member := member_from_fields(profile)) is not None:
+                members.append(member)
+    return members
 
 
 def _people_collection(files: Mapping[str, str]) -> list[Member]:

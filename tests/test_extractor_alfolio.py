@@ -6,7 +6,7 @@ import pytest
 
 from extractors.alfolio import AlfolioExtractor, read_awards, read_positions
 from watcher.diff import StoredItem, diff_items
-from watcher.records import Award, Document, Role, record_fields
+from watcher.records import Award, Document, Member, Role, record_fields
 
 
 @pytest.mark.parametrize(
@@ -202,3 +202,29 @@ We are a small group working on tactile sensing.
     files["_pages/group.md"] = group.replace("title: group", "title: projects").replace("permalink: /group/", "")
     renamed = {("_pages/projects.md" if p == "_pages/group.md" else p): t for p, t in files.items()}
     assert not [r for r in AlfolioExtractor().parse(Document(url="github:o/r", files=renamed)) if r.kind == "member"]
+
+
+def test_a_profiles_page_lists_its_people_in_front_matter_and_its_alumni_in_its_body() -> None:
+    people = """---
+layout: profiles
+title: people
+profiles:
+  - align: right
+    image: people/ines.jpg
+    name: Ines Varga
+    position: Professor &amp; Principal Investigator
+  - align: left
+    image: people/tom.jpg
+    name: Tomas Hart
+    position: PhD Student
+---
+## Alumni
+- **Dr. Lucia Farrant** (PhD 2025) — now Postdoctoral Fellow, Brightmoor Institute
+"""
+    files = {"_pages/people.md": people, "_bibliography/papers.bib": "@article{a, title={Folding}, year={2024}}",
+             "_config.yml": "scholar:\n  style: apa\n"}
+    members = [r for r in AlfolioExtractor().parse(Document(url="github:o/r", files=files)) if isinstance(r, Member)]
+    assert [(m.name, m.role) for m in members] == [
+        ("Ines Varga", "Professor & Principal Investigator"), ("Tomas Hart", "PhD Student"),
+        ("Lucia Farrant", "Alumni (now Postdoctoral Fellow, Brightmoor Institute)"),
+    ]
