@@ -33,7 +33,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from extractors.academicpages import bio_records, new_bio_records, strip_markdown
 from extractors.base import THIN_READING, Case, Extractor, with_shared_reading
-from extractors.data import member_from_fields
+from extractors.data import load_data, member_from_fields
 from extractors.generic import node_text, records_from_markdown
 from extractors.markdown import front_matter_text, is_unpublished, parse_front_matter
 from extractors.reading.people import singular
@@ -58,6 +58,8 @@ _PUBLICATION = re.compile(
     r"^content/publications?/([^/]+)/(?:index|_index)\.md$|^content/publications?/([^/_][^/]*)\.md$"
 )
 _AUTHOR = re.compile(r"^content/authors/([^/]+)/_index\.md$")
+#: The newer schema's profile, a data file of its own: ``data/authors/me.yaml`` (``is_owner: true``).
+_DATA_AUTHOR = re.compile(r"^data/authors/[^/]+\.ya?ml$")
 _POST = re.compile(r"^content/(?:post|posts|news|blog)/(?:([^/]+)/index\.md|([^/_][^/]*)\.md)$")
 _HOME = re.compile(r"^content/(?:home/[^/]+\.md|_index\.md)$")
 
@@ -261,6 +263,17 @@ def profile_member(meta: Mapping[str, Any]) -> Member | None:
     return member_from_fields(person, singular(groups[0]), alumni=any(ALUMNI_WORDS.search(g) for g in groups))
 
 
+def _data_author_records(path: str, text: str, files: Mapping[str, str]) -> list[Record]:
+    """The owner's profile in the newer schema: ``role``, ``affiliations``, ``work``, ``awards``, ``bio``."""
+    meta = load_data(path, text)
+    if not isinstance(meta, Mapping):
+        return []
+    if meta.get("is_owner") is not True and len([p for p in files if _DATA_AUTHOR.match(p)]) != 1:
+        return []
+    profile = {**meta, "organizations": meta.get("organizations") or meta.get("affiliations") or []}
+    return author_records(profile, front_matter_text(meta.get("bio")))
+
+
 def parse_bundle(files: Mapping[str, str]) -> list[Record]:
     names = _author_names(files)
     records: list[Record] = []
@@ -272,6 +285,8 @@ def parse_bundle(files: Mapping[str, str]) -> list[Record]:
                 records.extend(author_records(meta, body))
             if (member := profile_member(meta)) is not None:
                 records.append(member)
+        elif _DATA_AUTHOR.match(path):
+            records.extend(_data_author_records(path, text, files))
         elif _HOME.match(path):
             meta, body = parse_front_matter(text)
             blocks = markdown_blocks(meta)
@@ -404,6 +419,7 @@ class HugoBloxExtractor(Extractor):
     url_patterns = (r"/content/(?:authors|publications?|home)/",)
     source_paths = (
         r"^content/authors/[^/]+/_index\.md$",
+        r"^data/authors/[^/]+\.ya?ml$",
         r"^content/publications?/[^/]+/(?:index\.md|cite\.bib)$",
         r"^content/home/[^/]+\.md$",
         r"^content/_index\.md$",

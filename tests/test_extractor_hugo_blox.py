@@ -169,3 +169,37 @@ def test_a_built_page_s_widgets_the_theme_fields_miss_are_read_by_the_shared_rea
     assert [a.title for a in records if isinstance(a, Award)] == [
         "Best Poster Award", "Outstanding Teaching Assistant Award", "Excellence Scholarship"
     ]
+
+
+def test_the_newer_schema_s_owner_profile_is_a_data_file() -> None:
+    profile = """schema: hugoblox/author/v1
+is_owner: true
+name:
+  display: Kaspar Reyes
+role: Associate Professor of Mathematics
+affiliations:
+  - name: Felsmere University
+bio: |
+  Kaspar Reyes is a probabilist working on random graphs.
+work:
+  - position: Associate Professor of Mathematics
+    company_name: Felsmere University
+    date_start: '2025-07-01'
+    date_end: ''
+  - position: Assistant Professor of Mathematics
+    company_name: Felsmere University
+    date_start: '2022-07-01'
+    date_end: '2025-06-30'
+awards:
+  - title: Rolfe Prize
+    date: '2025-07-08'
+    awarder: Northern Mathematical Society
+"""
+    files = {"data/authors/me.yaml": profile, "config/_default/hugo.yaml": "title: Kaspar Reyes\n",
+             "content/_index.md": "---\ntitle: Home\n---\n"}
+    records = HugoBloxExtractor().parse(Document(url="github:o/r", files=files))
+    assert [(r.title, r.organization, r.start) for r in records if isinstance(r, Role)] == [
+        ("Associate Professor of Mathematics", "Felsmere University", "2025-07-01"),
+        ("Assistant Professor of Mathematics", "Felsmere University", "2022-07-01"),
+    ]
+    assert [(a.title, a.year) for a in records if isinstance(a, Award)] == [("Rolfe Prize", 2025)]
