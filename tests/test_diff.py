@@ -752,6 +752,8 @@ def test_a_stage_written_in_other_words_is_no_change_and_a_new_stage_is() -> Non
     assert not meaningful_delta("paper", {"venue": "Journal of Glaciology, forthcoming"},
                                 {"venue": "Journal of Glaciology (to appear)"})
     assert not meaningful_delta("paper", {"venue": "Submitted to Ecology"}, {"venue": "Under review at Ecology"})
+    assert not meaningful_delta("paper", {"venue": "Glaciology (forthcoming), in press"},
+                                {"venue": "Glaciology (forthcoming)"})
     # A paper that moves on is told.
     assert meaningful_delta("paper", {"venue": "R&R at Econometrica"}, {"venue": "Econometrica, forthcoming"})
     assert meaningful_delta("paper", {"venue": "Under review at Ecology"}, {"venue": "Ecology, to appear"})

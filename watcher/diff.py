@@ -796,7 +796,7 @@ def _ids_conflict(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
 
 
 _NOW_WORD = re.compile(r"\b(?:now|currently)\b:?", re.I)
-_STAGE_LINK = r"(?: (?:at|in|to|with|for|by))?\b ?"
+_STAGE_LINK = r"(?: (?:at|in|to|with|for|by)(?! press\b))?\b ?"
 #: One stage of a paper in other words (keys as ``normalise_key`` gives them): a theme or a data schema that
 #: writes "R&R" where the page wrote "revise and resubmit", or "to appear" for "forthcoming", moved no paper.
 _STAGE_WORDINGS = (
@@ -820,10 +820,14 @@ def _comparable(name: str, value: Any) -> Any:
     return value
 
 
+_STAGE_TWICE = re.compile(r"\b(forthcoming|under review|revise and resubmit)(?: \1\b)+")
+
+
 def _one_stage_wording(key: str) -> str:
     for wordings, stage in _STAGE_WORDINGS:
         key = wordings.sub(stage, key)
-    return key.strip()
+    # "(forthcoming), in press": one stage said twice
+    return _STAGE_TWICE.sub(r"\1", key).strip()
 
 
 def _author_signature(name: str) -> str:
