@@ -1732,6 +1732,11 @@ def test_one_post_written_with_or_without_its_degree_s_dots_or_as_incoming_is_on
                 Role(title="Assistant Professor", organization="Department of Economics at the University of Toronto",
                      start="2026")]
     assert dedupe_roles(list(incoming)) == [incoming[1]]
+    # A biography's "at the" and a dated list's comma name one place; "Astronomer and X" is post X.
+    told = [Role(title="Astrophysicist and Assistant Professor",
+                  organization="Department of Physics at the University of Tarn"),
+            Role(title="Assistant Professor", organization="Department of Physics, University of Tarn", start="2025")]
+    assert dedupe_roles(list(told)) == [told[1]]
 
 
 def test_a_chapter_s_citation_that_ends_with_its_status_keeps_it_with_the_book() -> None:

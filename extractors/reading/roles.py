@@ -226,15 +226,24 @@ def _named_twice(first: Role, second: Role) -> bool:
     other or holds it."""
     if first.end or second.end or (first.start and second.start):
         return False  # two dated posts, or a post that has ended beside the one a header names
-    here, there = normalise_key(first.organization), normalise_key(second.organization)
+    here, there = _place_key(first.organization), _place_key(second.organization)
     # "ETH Zurich" and "Department of Physics at ETH Zurich in the Laboratory for X": one place.
     if not (here and there and (f" {here} " in f" {there} " or f" {there} " in f" {here} ")):
         return False
     titles = sorted((_title_key(first.title), _title_key(second.title)), key=len)
-    if titles[0] == titles[1] or titles[1].startswith(titles[0] + " and "):
+    if titles[0] == titles[1] or titles[1].startswith(titles[0] + " and ") or titles[1].endswith(" and " + titles[0]):
         return True  # "Postdoctoral researcher" and "Postdoctoral researcher and Humboldt fellow", at one place
     pairs = ((first, second), (second, first))
     return any(_with_its_field(one, other, same_place=here == there) for one, other in pairs)
+
+
+_PLACE_LINKS = frozenset({"at", "the"})
+
+
+def _place_key(organization: str | None) -> str:
+    """An organisation as two readings of one post compare it: "Department of X at the University of Y"
+    and "Department of X, University of Y" agree."""
+    return " ".join(w for w in normalise_key(organization).split() if w not in _PLACE_LINKS)
 
 
 def _with_its_field(titled: Role, other: Role, *, same_place: bool = False) -> bool:
