@@ -2134,6 +2134,24 @@ def test_citations_led_by_their_month_or_their_stage_under_a_year_are_papers() -
     assert _of(NewsItem, records) == []
 
 
+def test_chapters_under_a_label_a_quoted_title_with_commas_and_a_title_naming_science() -> None:
+    html = """<h2>Publications</h2><div><p><strong>Book chapters:</strong><br>
+    Hale, Tam. 2023. &ldquo;Small Cities, Big Rents.&rdquo; Pp. 88&ndash;104 in <em>Urban Inequality</em>, edited by
+    Cora Abel. Chicago: Lakeshore University Press.<br>
+    Hale, Tam. 2021. &ldquo;Ethnography in Housing Court.&rdquo; Pp. 143&ndash;160 in <em>Field Methods</em>, edited
+    by Dana Osei. London: Harrowgate Academic.<br>
+    Hale, Tam, and Rafa Quint. 2020. &ldquo;Informal Landlords.&rdquo; Pp. 61&ndash;79 in <em>Tenancy
+    Reconsidered</em>, edited by Ilse March. Boston: Clearwater Press.</p></div>
+    <h2>Articles</h2><ul><li>Hale, T., &amp; Lund, M. (in press). Translanguaging in small-group science discussion.
+    <em>Linguistics and Education</em>.</li></ul>"""
+    assert [(p.title, p.venue) for p in _of(Paper, _read(html))] == [
+        ("Small Cities, Big Rents", "Urban Inequality"),
+        ("Ethnography in Housing Court", "Field Methods"),
+        ("Informal Landlords", "Tenancy Reconsidered"),
+        ("Translanguaging in small-group science discussion", "Linguistics and Education, in press"),
+    ]
+
+
 def test_a_stage_in_the_year_s_place_is_no_title() -> None:
     # A linguist's unified style: "Author. To appear. Title. *Journal*."
     html = """<h2>Journal articles</h2><ul>

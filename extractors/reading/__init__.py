@@ -309,9 +309,14 @@ def _split_blocks(
     return split if changed else None
 
 
+_LABEL_LINE = re.compile(r"^\W{0,2}\w[\w &,-]{0,40}:\W{0,2}$")
+
+
 def _reads_each(singles: list[Entry], kind: str, context: Context) -> bool:
     """Whether nearly every line reads clearly as an item of ``kind`` on its own."""
     reader = READERS[kind]
+    # A label over the lines ("Book chapters:") is no item and no miss.
+    singles = [single for single in singles if not _LABEL_LINE.match(single.text)]
     need = max(2, math.ceil(_LINE_SHARE * len(singles)))
     misses_left = len(singles) - need
     for single in singles:

@@ -66,11 +66,13 @@ _YEAR_IN_PARENS = re.compile(
     re.I,
 )
 VENUE_WORDS = AsciiFolded.of(
-    r"\b(?:conference|proceedings|journal|transactions|workshop|symposium|arxiv|preprint|letters|review|annals"
+    # A journal named by a common word ("Science", "Cell Reports") names it only from its start.
+    r"^(?:nature|science|cell|genome|bioinformatics)\b"
+    r"|\b(?:conference|proceedings|journal|transactions|workshop|symposium|arxiv|preprint|letters|review|annals"
     r"|bulletin|quarterly|magazine|press|university press|working paper|discussion paper|technical report"
     r"|thesis|dissertation|neurips|nips|icml|iclr|cvpr|iccv|eccv|acl|emnlp|naacl|aaai|ijcai|siggraph|chi|kdd"
-    r"|www|sigir|icra|iros|corl|rss|mlsys|osdi|sosp|nsdi|vldb|sigmod|tpami|jmlr|nature|science|cell|plos"
-    r"|lancet|nejm|pnas|bioinformatics|genome|econometrica|biorxiv|medrxiv|ssrn|nber|ieee|acm|springer"
+    r"|www|sigir|icra|iros|corl|rss|mlsys|osdi|sosp|nsdi|vldb|sigmod|tpami|jmlr|plos"
+    r"|lancet|nejm|pnas|econometrica|biorxiv|medrxiv|ssrn|nber|ieee|acm|springer"
     r"|elsevier|wiley|in press|forthcoming|accepted|submitted|under review|to appear|vol|volume|pp|pages)\b"
 )
 _PRESENTATION = re.compile(r"\b(?:spotlight|oral|poster|highlight)(?: presentation)?\b", re.I)
@@ -208,7 +210,9 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
     title = clean_title(_BADGE_AFTER_TITLE.sub("", _WITH_AFTER_TITLE.sub("", title)))
     words = len(title.split())
     # A marked title's commas part words; a title written with its co-authors is one.
-    names = not cowritten and (_only_names(title) if marked else looks_like_authors(title))
+    # A quoted title closed by its own full stop ("“Small Cities, Big Rents.”") is no author list.
+    quoted_whole = any(f"{title}{stop}{quote}" in text for stop in ".?!" for quote in "”\"")
+    names = not (cowritten or quoted_whole) and (_only_names(title) if marked else looks_like_authors(title))
     if (words < 2 and not _CHAPTER.match(lines[0])) or words > 50 or names or is_link_label(title):
         return None
     if words <= 8 and (is_venue(title) or parse_date_text(title)):
@@ -285,7 +289,10 @@ def _title(entry: Entry, lines: Sequence[str], text: str) -> tuple[str | None, b
     quoted = _QUOTED.search(text) if ('"' in text or "“" in text or "«" in text) else None
     if quoted is None and ("‘" in text or "'" in text):
         quoted = _SINGLE_QUOTED.search(text, 0, 1000)  # a title opens a citation, not its 10th line
-    if quoted and len(quoted.group(1).split()) >= 2 and not _only_names(quoted.group(1)):
+    # A quoted title closed by its own full stop ("“Small Cities, Big Rents.”") is a title, whatever its words.
+    if quoted and len(quoted.group(1).split()) >= 2 and (
+        quoted.group(1).endswith((".", "?", "!")) or not _only_names(quoted.group(1))
+    ):
         return quoted.group(1).strip(" ,."), True
     if (cut := _leading_authors(lines[0])) and not _opens_with_a_marked_title(entry, lines[0], cut):
         # A citation that starts with its authors: its title is what follows them and the year,
@@ -322,7 +329,11 @@ _NAMED_BEYOND_STAGE = re.compile(r"[A-Z]")
 def _italic_title_after_venue(structural: str, entry: Entry, text: str, lines: Sequence[str]) -> str | None:
     """The italic title set after the journal ("Doe, J. 2024, A&A, 683, A45. *Title*", "… 2024, submitted
     to MNRAS. *Title*"): where a citation names its journal before the title."""
-    if not (_JOURNAL_AND_VOLUME.match(structural) or (len(structural.split()) <= 8 and is_venue(structural))):
+    words = len(structural.split())
+    # Named as a journal surely: with its volume and page, or its stage ("submitted to MNRAS"), or in a few
+    # words; a title may hold a venue's word ("… small-group science discussion").
+    staged = words <= 8 and _STAGE_ONLY.search(structural) is not None
+    if not (_JOURNAL_AND_VOLUME.match(structural) or staged or (words <= 4 and is_venue(structural))):
         return None
     if not _NAMED_BEYOND_STAGE.search(_STAGE_ONLY.sub("", structural)):
         return None  # "Doe, J. To appear. Title. *Journal*": a stage alone names no journal
