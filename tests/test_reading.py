@@ -2152,6 +2152,24 @@ def test_chapters_under_a_label_a_quoted_title_with_commas_and_a_title_naming_sc
     ]
 
 
+def test_panels_named_by_group_hold_each_their_people() -> None:
+    person = """<div class="media"><div class="media-left"><img src="{0}.jpg" alt="{1}"></div>
+    <div class="media-body"><h4 class="media-heading">{1}</h4><p><em>{2}</em></p>
+    <p>{1} studies pollination networks after fire.</p></div></div>"""
+    panel = ('<div class="panel panel-default"><div class="panel-heading"><h3 class="panel-title">{0}</h3></div>'
+             '<div class="panel-body">{1}</div></div>')
+    html = '<div class="page-header"><h1>People</h1></div><div class="row"><div class="col-md-10">' + "".join([
+        panel.format("Principal Investigator", person.format("a", "Dr. Amara Quist", "Associate Professor")),
+        panel.format("Postdoctoral Researchers", person.format("b", "Dr. Felipe Aranda", "Postdoctoral Researcher")
+                     + person.format("c", "Dr. Ngozi Eze", "NSF Postdoctoral Fellow")),
+        panel.format("Lab Manager", person.format("d", "Rebecca Thorn", "Lab Manager")),
+    ]) + "</div></div>"
+    assert [(m.name, m.role) for m in _of(Member, _read(html))] == [
+        ("Amara Quist", "Associate Professor"), ("Felipe Aranda", "Postdoctoral Researcher"),
+        ("Ngozi Eze", "NSF Postdoctoral Fellow"), ("Rebecca Thorn", "Lab Manager"),
+    ]
+
+
 def test_a_stage_in_the_year_s_place_is_no_title() -> None:
     # A linguist's unified style: "Author. To appear. Title. *Journal*."
     html = """<h2>Journal articles</h2><ul>

@@ -231,6 +231,9 @@ def _columns(runs: Iterable[list[Box]]) -> set[int]:
 def _opening_heading(box: Box) -> Box | None:
     """The heading a block opens with, if it opens with one."""
     first = box.children[0] if box.children else None
+    # Through a wrapper that holds only the heading ("<div class="panel-heading"><h3>…</h3></div>").
+    while type(first) is Box and not first.level and len(first.children) == 1:
+        first = first.children[0]
     return first if type(first) is Box and first.level else None
 
 
