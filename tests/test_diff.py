@@ -745,6 +745,17 @@ def test_a_member_s_start_year_shown_or_not_is_no_change_and_an_end_year_is() ->
     assert meaningful_delta("member", {"role": "PhD student"}, {"role": "PhD student (2020-2025)"})
 
 
+def test_undated_posts_shown_with_their_spans_at_once_are_no_change_and_one_post_dated_afresh_is() -> None:
+    cv = [("Research Assistant", "Reef Lab"), ("Field Technician", "Kelp Trust"), ("Intern", "Aquarium")]
+    before = [Role(title=t, organization=o) for t, o in cv]
+    spans = [("2016", "2018"), ("2014", "2016"), ("2013", "2014")]
+    after = [Role(title=t, organization=o, start=a, end=b) for (t, o), (a, b) in zip(cv, spans, strict=True)]
+    assert run(before, after).changes == ()
+    # One undated post now dated and ended, the rest as they were: it may have ended, and it is told.
+    one = [after[0], *before[1:]]
+    assert [c.change for c in run(before, one).changes] == ["modified"]
+
+
 def test_a_stage_written_in_other_words_is_no_change_and_a_new_stage_is() -> None:
     # A new theme writes the same stages its own way: "R&R", "to appear", "In review".
     assert not meaningful_delta("paper", {"venue": "Revise and resubmit at Econometrica"},

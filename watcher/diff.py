@@ -241,7 +241,7 @@ def diff_items(
     old = first_per_key(_Entry(kind=p.kind, key=p.key, fields=p.fields) for p in previous)
     new = first_per_key(_Entry(kind=r.kind, key=r.key, fields=record_fields(r)) for r in current)
     pairs, lost, found = _match(old, new)
-    deltas = [(before, after, _delta_of(before, after)) for before, after in pairs]
+    deltas = _without_spans_newly_shown([(before, after, _delta_of(before, after)) for before, after in pairs])
     renderings = _pair_renderings(lost, found)
     reformats = _reformats(old, deltas, renderings)
     # Only a re-rendered list silences its loose pairs; elsewhere they stay removed and added.
@@ -279,6 +279,33 @@ def diff_items(
         refreshed=tuple(refreshed),
         reformatted="; ".join(reformats.values()) or None,
     )
+
+
+def _spanned_afresh(before: _Entry, after: _Entry, delta: Mapping[str, Any]) -> bool:
+    """An undated post now shown with its start and its end."""
+    return (
+        before.kind == "role"
+        and "end" in delta
+        and not (before.fields.get("start") or before.fields.get("end"))
+        and bool(after.fields.get("start"))
+    )
+
+
+def _without_spans_newly_shown(
+    deltas: list[tuple[_Entry, _Entry, dict[str, Any]]],
+) -> list[tuple[_Entry, _Entry, dict[str, Any]]]:
+    """A new rendering that shows the spans of several undated posts at once ("Research Assistant" ->
+    "Research Assistant, 2016-2018") ended none of them; one post dated afresh may be a move."""
+    if sum(1 for before, after, delta in deltas if _spanned_afresh(before, after, delta)) < 2:
+        return deltas
+    return [
+        (before, after, _without(delta, "end") if _spanned_afresh(before, after, delta) else delta)
+        for before, after, delta in deltas
+    ]
+
+
+def _without(delta: dict[str, Any], name: str) -> dict[str, Any]:
+    return {key: value for key, value in delta.items() if key != name}
 
 
 def pair_items(olds: Sequence[StoredItem], news: Sequence[StoredItem]) -> list[tuple[int, int, dict[str, Any]]]:
