@@ -804,16 +804,25 @@ def read_news(lines: Sequence[Line]) -> list[NewsItem]:
 
 
 def read_awards(lines: Sequence[Line]) -> list[Award]:
-    """One award per line: its text without the trailing year, and the year."""
+    """One award per line: its text without the trailing year, and the year; a year alone on its line (a
+    table's year column) dates the award on the line after it."""
     awards: list[Award] = []
+    year_alone: int | None = None
     for line in lines:
         text = line.text
         if _noise(text) or _link_line(line):
             continue
+        if _YEAR_ALONE.fullmatch(text.strip()):
+            year_alone = parse_year(text)
+            continue
         title = _without_trailing_year(text).strip(" ,.;-–")
         if title:
-            awards.append(Award(title=title, year=parse_year(text)))
+            awards.append(Award(title=title, year=parse_year(text) or year_alone))
+        year_alone = None
     return awards
+
+
+_YEAR_ALONE = re.compile(r"(?:19|20)\d\d")
 
 
 _SEPARATE_YEAR = re.compile(r"\s*(?:,\s*|\(\s*)(?:19|20)\d\d\s*\)?\s*$")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from extractors.barron import BarronExtractor, page_lines
+from extractors.barron import BarronExtractor, page_lines, read_awards
 from watcher.diff import StoredItem, diff_items
 from watcher.normalise import normalise_records
 from watcher.records import Document, Paper, Role, record_fields
@@ -118,3 +118,11 @@ def test_a_news_table_the_template_s_reading_misses_is_read_and_its_made_up_head
     assert [r.title for r in records if isinstance(r, Paper)] == ["Light Transport in Fog Banks"]
     assert [r.title for r in records if isinstance(r, Role)] == ["Research scientist"]
     assert [r.kind for r in records].count("award") == 2
+
+
+def test_an_awards_table_with_a_year_column_dates_each_award() -> None:
+    lines = page_lines("<h2>Awards</h2><table><tr><td>2025</td><td>Fellow of the Statistical Society</td></tr>"
+                       "<tr><td>2023</td><td>Early Career Research Award</td></tr></table>")
+    assert [(a.title, a.year) for a in read_awards(lines[1:])] == [
+        ("Fellow of the Statistical Society", 2025), ("Early Career Research Award", 2023)
+    ]
