@@ -314,7 +314,10 @@ def _title(entry: Entry, lines: Sequence[str], text: str) -> tuple[str | None, b
 
 
 #: Where a paper appeared, written where a title goes: "A&A, 683, A45", "ApJL, in press".
-_JOURNAL_THEN = rf"[A-Z][A-Za-z&.' ]{{0,40}}?,\s*(?:(?:vol\.\s*)?\d{{1,4}},\s*[A-Z]?\d{{1,6}}|(?:{_STATUS_WORDS}))"
+#: A journal named in a few words ("MNRAS", "A&A", "J. Geophys. Res."), and its volume and page ("531, 2207").
+_SHORT_JOURNAL = r"[A-Z][A-Za-z&.' ]{0,40}?"
+_VOLUME_AND_PAGE = r"\d{1,4},\s*[A-Z]?\d{1,6}"
+_JOURNAL_THEN = rf"{_SHORT_JOURNAL},\s*(?:(?:vol\.\s*)?{_VOLUME_AND_PAGE}|(?:{_STATUS_WORDS}))"
 _JOURNAL_AND_VOLUME = re.compile(rf"^{_JOURNAL_THEN}$", re.I)
 #: The year and the journal (with its volume and page, or a status) right before a title set after them.
 _YEAR_THEN_VENUE = re.compile(
@@ -446,7 +449,7 @@ def _before_italic_venue(title: str | None, entry: Entry) -> str | None:
 #: Chicago's author-date style: "Doe, J., and B. Roe. 2025. Title. *Journal* 583:152066.").
 _BARE_YEAR_FIRST = re.compile(rf"^(?:(?:19|20)\d\d[a-z]?|(?:{_STATUS_WORDS}))[.,]\s+", re.I)
 #: The journal, volume and page after an astronomy citation's title: "…, Title, MNRAS, 531, 2207".
-_ASTRO_JOURNAL = r",\s+(?P<journal>[A-Z][A-Za-z&.' ]{0,40}?),\s*\d{1,4},\s*[A-Z]?\d{1,6}"
+_ASTRO_JOURNAL = rf",\s+(?P<journal>{_SHORT_JOURNAL}),\s*{_VOLUME_AND_PAGE}"
 _ASTRO_AFTER = re.compile(_ASTRO_JOURNAL + r"\b")
 _ASTRO_TAIL = re.compile(_ASTRO_JOURNAL + r"\.?$")
 #: "(eds.)" after the authors of an edited book: "Doe, J. and Roe, B. (eds.) (2020) *Title*".
