@@ -157,19 +157,21 @@ def _held_elsewhere(
     shows it alike (a journal version of a conference paper, same title, is another paper)."""
     dropped: list[Change] = []
     for kind in {c.kind for c in changes}:
-        held = session.scalars(
-            select(Item).where(Item.source_id.in_(site), Item.kind == kind, Item.removed_at.is_(None), held_since)
-        ).all()
+        held = [
+            (item.source_id, StoredItem(kind=item.kind, key=item.key, fields=dict(item.fields)))
+            for item in session.scalars(
+                select(Item).where(Item.source_id.in_(site), Item.kind == kind, Item.removed_at.is_(None), held_since)
+            )
+        ]
         # Each page against the others: the news page may lose its oldest items in the run in which
         # the home page's "latest" list lets go of items the news page still shows.
         for source_id in dict.fromkeys(c.source_id for c in changes if c.kind == kind):
-            mine = [c for c in changes if c.kind == kind and c.source_id == source_id]
-            elsewhere = [i for i in held if i.source_id != source_id]
+            elsewhere = [stored for holder, stored in held if holder != source_id]
             if not elsewhere:
                 continue
+            mine = [c for c in changes if c.kind == kind and c.source_id == source_id]
             olds = [_stored(c, state(c)) for c in mine]
-            news = [StoredItem(kind=i.kind, key=i.key, fields=dict(i.fields)) for i in elsewhere]
-            dropped.extend(mine[i] for i, _j, delta in pair_items(olds, news) if not (same_state and delta))
+            dropped.extend(mine[i] for i, _j, delta in pair_items(olds, elsewhere) if not (same_state and delta))
     return dropped
 
 
