@@ -237,11 +237,20 @@ def _opening_heading(box: Box) -> Box | None:
     return first if type(first) is Box and first.level else None
 
 
+#: A title says more than a section's name does ("Publications", "PhD Students", "News 2024"): this many words.
+_TITLE_WORDS = 4
+
+
+def _is_a_title(text: str) -> bool:
+    """A heading's text long enough to name a thing (a post, a paper), and no year a list is grouped by."""
+    return len(text.split()) >= _TITLE_WORDS and not is_year_heading(text)
+
+
 def _names_a_part(box: Box) -> bool:
     """A block that opens with a section's name ("About me", "Recent posts"): a part of the page (a
     sidebar's widget), not an entry titled by it."""
     heading = _opening_heading(box)
-    return heading is not None and len(heading.text.split()) < 4 and (
+    return heading is not None and len(heading.text.split()) < _TITLE_WORDS and (
         heading_kind(heading.text) is not None or is_intro_heading(heading.text)
     )
 
@@ -250,8 +259,7 @@ def _headed_by_title(box: Box) -> bool:
     """A block that opens with its heading, one of a run of such blocks: a post titled "Three
     papers at ICASSP" among other posts is a post, though its title names a kind."""
     heading = _opening_heading(box)
-    # A title says more than a section's name does ("Publications", "PhD Students", "News 2024").
-    return heading is not None and len(heading.text.split()) >= 4 and not is_year_heading(heading.text)
+    return heading is not None and _is_a_title(heading.text)
 
 
 def _cells_are_cards(row: Box) -> bool:
@@ -350,8 +358,7 @@ def _nested_entries(box: Box) -> int:
 
 def _card_heading(box: Box) -> bool:
     """The heading a wrapper holds names a thing, not a part of the page ("Students", "2024")."""
-    text = box.text
-    return len(text.split()) >= 4 and not heading_kind(text) and not is_year_heading(text)
+    return _is_a_title(box.text) and not heading_kind(box.text)
 
 
 def _is_heading_wrapper(box: Box) -> bool:
