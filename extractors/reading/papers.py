@@ -322,7 +322,7 @@ _JOURNAL_AND_VOLUME = re.compile(rf"^{_JOURNAL_THEN}$", re.I)
 #: The year and the journal (with its volume and page, or a status) right before a title set after them.
 _YEAR_THEN_VENUE = re.compile(
     rf"\b(?:19|20)\d\d[a-z]?,\s*(?P<where>{_JOURNAL_THEN}"
-    rf"|(?:{_LEADING_STATUS_WORDS})(?: to| at| in)? [A-Z][A-Za-z&.' ]{{0,40}}?)[.\s]*$",
+    rf"|(?:{_LEADING_STATUS_WORDS})(?: to| at| in)? {_SHORT_JOURNAL})[.\s]*$",
     re.I,
 )
 _STAGE_ONLY = re.compile(rf"\b(?:{_STATUS_WORDS}|{_LEADING_STATUS_WORDS})\b", re.I)
