@@ -2206,3 +2206,22 @@ def test_tenure_written_beside_a_rank_leaves_one_post() -> None:
              Role(title="Tenure-track Assistant Professor",
                   organization="Department of Language Science and Technology at Saarland University")]
     assert len(dedupe_roles(list(roles))) == 1
+
+
+def test_a_title_with_a_journal_word_in_a_sentence_and_a_journal_with_its_date_under_a_title() -> None:
+    """An economist's list: the linked title, "(with …)", then the journal and when it printed
+    the paper on its own line. "Review" inside a title's sentence is a word, not a journal."""
+    entries = [
+        ("Tariffs and Retail Prices in Small Towns", "Ann Lee", "AEJ: Economic Policy (November 2020)"),
+        ("Best Practices for Demand Estimation with Nested Logit", "Omar Haddad", "RAND (November 2020)"),
+        ("Merger Review with Diversion Ratios", "Kim Park", "Journal of Law and Economics (2019)"),
+        ("A Review of Retail Scanner Data for Economists", "Ann Lee", "Annual Review of Economics (2018)"),
+    ]
+    html = "<h1>Pat Example</h1><h2>Publications</h2><ul>" + "".join(
+        f'<li><a href="p{n}.pdf">{title}</a> (with {who})<br><em>{where}</em> '
+        f'<a href="https://doi.org/10.1/{n}">[Journal version]</a> <a href="a{n}.pdf">[Appendix]</a></li>'
+        for n, (title, who, where) in enumerate(entries)
+    ) + "</ul>"
+    papers = _of(Paper, _read(html))
+    assert [p.title for p in papers] == [title for title, _who, _where in entries]
+    assert [(p.venue or "").split(" (")[0] for p in papers] == [where.split(" (")[0] for _t, _w, where in entries]

@@ -68,14 +68,21 @@ _YEAR_IN_PARENS = re.compile(
 VENUE_WORDS = AsciiFolded.of(
     # A journal named by a common word ("Science", "Cell Reports") names it only from its start.
     r"^(?:nature|science|cell|genome|bioinformatics)\b"
-    r"|\b(?:conference|proceedings|journal|transactions|workshop|symposium|arxiv|preprint|letters|review|annals"
-    r"|bulletin|quarterly|magazine|press|university press|working paper|discussion paper|technical report"
+    r"|\b(?:conference|proceedings|journal|transactions|workshop|symposium|arxiv|preprint"
+    r"|university press|working paper|discussion paper|technical report"
     r"|thesis|dissertation|neurips|nips|icml|iclr|cvpr|iccv|eccv|acl|emnlp|naacl|aaai|ijcai|siggraph|chi|kdd"
     r"|www|sigir|icra|iros|corl|rss|mlsys|osdi|sosp|nsdi|vldb|sigmod|tpami|jmlr|plos"
     r"|lancet|nejm|pnas|econometrica|biorxiv|medrxiv|ssrn|nber|ieee|acm|springer"
     r"|elsevier|wiley|in press|forthcoming|accepted|submitted|under review|to appear|vol|volume|pp|pages)\b"
 )
+#: Journal words that titles use as words too ("A Review of …", "Merger Review with Diversion Ratios",
+#: "Press Freedom and …"): a venue's only where no sentence runs on from them.
+_COMMON_VENUE_WORDS = r"review|letters|press|bulletin|quarterly|magazine|annals"
+_COMMON_VENUE_WORD = AsciiFolded.of(rf"\b(?:{_COMMON_VENUE_WORDS})\b")
+_RUNS_ON = re.compile(rf"^(?:A|An)\s|(?i:\b(?:{_COMMON_VENUE_WORDS}))\s+(?!of\b)[a-z]")
 _PRESENTATION = re.compile(r"\b(?:spotlight|oral|poster|highlight)(?: presentation)?\b", re.I)
+#: A few words and a month in brackets: a journal's short name and the issue that printed the paper.
+_NAME_AND_MONTH = re.compile(r"^\S+(?:\s+\S+){0,3}\s*\((?P<date>[^()]{4,30})\)$")
 _BRACKETED_YEAR = re.compile(r"[\[(]\s*(?:19|20)\d\d\s*[\])]")
 _SHORT_VENUE = re.compile(r"^\[?([A-Z][A-Za-z&\-]{1,12})\s*['’](\d\d)\]?$")
 _PAPER_HOST = re.compile(r"arxiv\.org|doi\.org|\.pdf(?:$|\?)|openreview\.net|aclanthology|dl\.acm\.org|ieeexplore"
@@ -100,7 +107,9 @@ _INSTRUCTION = re.compile(
 def is_venue(text: str) -> bool:
     """Whether a short text names where a paper appeared ("NeurIPS 2024", "Nature Physics")."""
     words = len(text.split())
-    return 0 < words <= 14 and (words <= 5 or parse_year(text) is not None) and VENUE_WORDS.search(text)
+    if not (0 < words <= 14 and (words <= 5 or parse_year(text) is not None)):
+        return False
+    return VENUE_WORDS.search(text) or (_COMMON_VENUE_WORD.search(text) and _RUNS_ON.search(text) is None)
 
 
 #: Where a paper stands before it is published, as pages write it after the journal.
@@ -217,6 +226,8 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
         return None
     if words <= 8 and (is_venue(title) or parse_date_text(title)):
         return None  # "CVPR, 2025" on a line of its own is where a paper appeared, not one; a date is when
+    if (dated := _NAME_AND_MONTH.match(title)) and len(parse_date_text(dated["date"]) or "") > 4:
+        return None  # "RAND (November 2020)" under a title: a journal's name and its issue, not a title
     if _is_journal(title, text):
         return None  # "*Ann. Probab.* **51** (2023), 1021–1060": a journal with its volume, not a title
     if is_prose(title, 25):
