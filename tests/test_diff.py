@@ -698,6 +698,21 @@ def test_an_entry_reused_for_another_paper_is_one_added_and_one_removed() -> Non
     ]
 
 
+def test_a_paper_retitled_under_its_preprint_s_id_with_its_year_and_co_authors_is_one_modified_paper() -> None:
+    before = [*papers(4), Paper(title="Anosov actions on exotic tori", venue="with R. Ilunga", year=2024,
+                                arxiv="2408.01234")]
+    after = [*papers(4), Paper(title="Counting flat cycles on Hadamard manifolds", venue="with R. Ilunga", year=2024,
+                               arxiv="2408.01234")]
+    change = only(run(before, after))
+    assert (change.change, change.before["title"], change.after["title"]) == (
+        "modified", "Anosov actions on exotic tori", "Counting flat cycles on Hadamard manifolds"
+    )
+    # Another year or other co-authors under the copied id is another paper.
+    reused = [*papers(4), Paper(title="Counting flat cycles on Hadamard manifolds", venue="with T. Berg", year=2024,
+                                arxiv="2408.01234")]
+    assert sorted(c.change for c in run(before, reused).changes) == ["added", "removed"]
+
+
 def test_a_member_renamed_with_an_initial_is_one_person() -> None:
     lab = [Member(name=f"Student Number{n}", role="PhD student") for n in range(5)]
     before = [*lab, Member(name="Jiankun Pu", role="PhD student")]

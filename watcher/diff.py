@@ -453,12 +453,21 @@ def _shares_a_title_word(before: _Entry, after: _Entry) -> bool:
 
 def _unlike_papers(before: _Entry, after: _Entry) -> bool:
     """One DOI or arXiv id on a paper of quite another title: the entry was reused for a new
-    paper (its links copied), not retitled."""
+    paper (its links copied), not retitled, unless all else about it stays (a revision retitled
+    under its preprint's id keeps its year and its co-authors or venue)."""
     return (
         before.kind == "paper"
         and not before.key.startswith("title:")
         and not alike_titles(str(before.fields.get("title") or ""), str(after.fields.get("title") or ""))
+        and not _same_setting(before.fields, after.fields)
     )
+
+
+def _same_setting(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+    """The same year, and the same authors or the same venue, stated on both sides."""
+    if not before.get("year") or before.get("year") != after.get("year"):
+        return False
+    return _same(before, after, "authors") or _same(before, after, "venue")
 
 
 def _pair_moved_position(
