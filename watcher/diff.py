@@ -149,6 +149,8 @@ class FieldRule:
     ("emeritus", "alumni", "now ...") are still news.
     ``fuller_tolerant`` ignores words put in or left out after or before all the old words (an award
     "— Computer Science", a grant's number), none saying where the award stands ("finalist", "declined").
+    ``former_tolerant`` ignores a former member's note left out ("Alumni (M.Sc. 2018)" -> "Alumni"):
+    they are as former as before.
     """
 
     appearing: bool = False
@@ -160,6 +162,7 @@ class FieldRule:
     quiet_preprint: bool = False
     detail_tolerant: bool = False
     fuller_tolerant: bool = False
+    former_tolerant: bool = False
 
 
 _CHANGE = FieldRule()
@@ -196,7 +199,7 @@ MEANINGFUL_FIELDS: Mapping[str, Mapping[str, FieldRule]] = {
     "member": {
         "name": FieldRule(companion=True),
         "role": FieldRule(appearing=True, span_tolerant=True, typo_tolerant=True, detail_tolerant=True,
-                          year_tolerant=True),
+                          year_tolerant=True, former_tolerant=True),
     },
 }
 
@@ -893,7 +896,12 @@ def _reportable(rule: FieldRule, old: Any, new: Any) -> bool:
         or (rule.touch_up_tolerant and _only_touched_up(old, new))
         or (rule.detail_tolerant and _only_detail_added(old, new))
         or (rule.fuller_tolerant and _only_named_more_fully(old, new))
+        or (rule.former_tolerant and new in _FORMER and old.startswith(f"{new} "))
     )
+
+
+#: A former member's state, as the normalised role says it.
+_FORMER = frozenset({"alumni", "alumnus", "alumna", "former member", "past member", "former members", "past members"})
 
 
 def _blank(value: Any) -> bool:
