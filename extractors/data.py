@@ -314,6 +314,10 @@ class _Fields:
         return authors_of(value)
 
     def name(self) -> str:
+        for key in _NAME:
+            # "Ana Lima<br>Hills High<br>Since 2022": the name is the first line, the rest is about them.
+            if isinstance(raw := self.by_key.get(key), str) and (lines := _LINE_BREAK.split(raw, maxsplit=1))[1:]:
+                return _text(lines[0])
         if name := self.text(_NAME, words=12):
             return name
         parts = self
@@ -335,6 +339,9 @@ class _Fields:
 
 def _present(value: Any) -> bool:
     return value is not None and value != "" and value != [] and value != {}
+
+
+_LINE_BREAK = re.compile(r"<br\s*/?>", re.I)
 
 
 def _text(value: Any) -> str:

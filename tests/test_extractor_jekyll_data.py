@@ -34,6 +34,14 @@ def test_a_student_who_graduates_keeps_the_same_name_and_gets_an_alumni_role() -
     assert after[0].role == "Alumni (PhD, 2025; Scientist, Acme)"
 
 
+def test_a_name_field_broken_into_lines_names_the_person_on_its_first_line() -> None:
+    name = "Ravi Menon<br>Elm Grove High School<br>Summer Scholars<br/>Since 2023"
+    before = members_from_data([{"name": name, "position": "High School Researcher"}], "people")
+    after = members_from_data([{"name": name, "position": "alumni"}], "people")
+    assert [m.name for m in before + after] == ["Ravi Menon", "Ravi Menon"]
+    assert before[0].key == after[0].key
+
+
 def test_current_false_makes_an_alumnus_even_in_a_student_category() -> None:
     member = members_from_data([{"name": "Bo Li", "category": "Graduate", "current": False, "year": 2021}], "x")[0]
     assert member.role == "Alumni (2021)"
