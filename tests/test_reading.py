@@ -2225,3 +2225,24 @@ def test_a_title_with_a_journal_word_in_a_sentence_and_a_journal_with_its_date_u
     papers = _of(Paper, _read(html))
     assert [p.title for p in papers] == [title for title, _who, _where in entries]
     assert [(p.venue or "").split(" (")[0] for p in papers] == [where.split(" (")[0] for _t, _w, where in entries]
+
+
+def test_a_title_closed_by_its_full_stop_before_a_journal_in_bold_and_its_year() -> None:
+    """A lab's numbered list: "12. Title.<strong>Journal</strong> 2024. doi: …" over its authors."""
+    cites = [
+        ("Root hairs sense soil compaction through calcium waves", "Frontiers in Plant Science-Root Biology",
+         "2024.doi: 10.3389/fpls.2024.11", "Ayla Brandt, Noor Haddad, Ken Ito"),
+        ("Peroxisome tethering in guard cells", "Plant Cell Reports, 43(2), 110-121. ", "2023.doi: 10.1007/s0029",
+         "Noor Haddad, Ken Ito"),
+        ("A light sheet atlas of leaf primordia", "Development", "2022. 149:e7. doi: 10.1242/dev.7", "Ken Ito"),
+    ]
+    html = "<h1>Publications</h1><dl>" + "".join(
+        f"<dt>{12 - n}. {title}.<strong>{journal}</strong> {tail}</dt><dd>{authors}</dd>"
+        for n, (title, journal, tail, authors) in enumerate(cites)
+    ) + "</dl>"
+    papers = _of(Paper, _read(html))
+    assert [(p.title, p.venue, p.year) for p in papers] == [
+        ("Root hairs sense soil compaction through calcium waves", "Frontiers in Plant Science-Root Biology", 2024),
+        ("Peroxisome tethering in guard cells", "Plant Cell Reports", 2023),
+        ("A light sheet atlas of leaf primordia", "Development", 2022),
+    ]

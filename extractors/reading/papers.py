@@ -169,6 +169,32 @@ def _is_journal(candidate: str, text: str) -> bool:
     return len(words) <= 3 and all(word[:1].isupper() for word in words) and bool(_ABBREVIATION_TAIL.match(tail))
 
 
+_YEAR_NEXT = re.compile(r"^[\s,.]*(?:19|20)\d\d\b")
+
+
+def _title_before_marked_journal(entry: Entry, text: str) -> tuple[str, str] | None:
+    """The sentence that opens a citation and the journal set in bold or italics after it, before
+    its year: "Title of the work.**Plant Cell Biology** 2023. doi: …"."""
+    for span in entry.spans:
+        if span.kind in ("bold", "italic") and span.text and span.text in text:
+            head, tail = text.split(span.text, 1)
+            head = head.strip()
+            if _YEAR_NEXT.match(tail) and _closed_title(head) and not any(s.text in head for s in _marked(entry)):
+                return head.rstrip("."), span.text
+    return None
+
+
+def _closed_title(head: str) -> bool:
+    """A sentence of words, closed by its full stop, that no author list opens: a title before its journal."""
+    return (
+        head.endswith((".", "?", "!"))
+        and ". " not in head  # one sentence: not a title and its authors
+        and len(head.split()) >= 4
+        and not looks_like_authors(head)
+        and not _leading_authors(head)
+    )
+
+
 _INITIAL = re.compile(r"[A-Z]{1,2}\.?|(?:[A-Z]\.){2,3}")
 
 
@@ -313,6 +339,8 @@ def _title(entry: Entry, lines: Sequence[str], text: str) -> tuple[str | None, b
             return after, True
         if structural and len(structural.split()) >= 2:
             return structural, any(structural in s.text or s.text in structural for s in _marked(entry))
+    if before := _title_before_marked_journal(entry, text):
+        return before[0], False
     best: tuple[int, str] | None = None
     for order, span in enumerate(_marked(entry)):
         if _title_like(span.text, text, lines) and not _is_journal(clean_title(span.text), text):
@@ -586,6 +614,8 @@ def _venue(entry: Entry, lines: Sequence[str], title: str, rest: str, authors: t
     named = entry.fields.get("venue")
     if named and named != title:
         return _clean_venue(named) or None
+    if (marked := _title_before_marked_journal(entry, " ".join(lines))) and marked[0] == title:
+        return _clean_venue(marked[1]) or None
     for span in entry.spans:
         if (
             span.kind == "italic"
