@@ -114,6 +114,13 @@ def test_a_year_added_to_a_venue_badge_reports_nothing() -> None:
     assert only(changed).delta == {"venue": {"old": "ECCV", "new": "ECCV 2024 (Oral)"}}
 
 
+
+def test_the_issue_s_month_and_year_added_to_a_journal_report_nothing() -> None:
+    before = [*papers(4), Paper(title="Shelf Space and Prices", venue="AEJ: Micro", year=2013)]
+    after = [*papers(4), Paper(title="Shelf Space and Prices", venue="AEJ: Micro (November 2013)", year=2013)]
+    assert run(before, after).changes == ()
+
+
 def test_short_venue_words_are_not_typos() -> None:
     assert meaningful_delta("paper", {"title": "T", "venue": "ICCV 2025"}, {"title": "T", "venue": "ECCV 2025"})
 

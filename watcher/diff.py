@@ -41,7 +41,13 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from watcher.normalise import alike_stems, alike_titles, first_per_key, title_stems
 from watcher.records import Record, record_fields
-from watcher.text import is_preprint_doi, is_preprint_server_venue, normalise_key, one_within_the_other
+from watcher.text import (
+    is_month_name,
+    is_preprint_doi,
+    is_preprint_server_venue,
+    normalise_key,
+    one_within_the_other,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -980,9 +986,12 @@ def _without_articles(text: str) -> list[str]:
 
 
 def _only_a_year_added(old: str, new: str) -> bool:
-    """The same words, one side with one year and the other without (a span's two years are news)."""
+    """The same words, one side with one year, perhaps with its month ("AEJ: Micro (November 2013)"),
+    and the other without (a span's two years are news)."""
     (old_years, old_words), (new_years, new_words) = _years_and_words(old), _years_and_words(new)
-    return len(old_years) + len(new_years) == 1 and old_words == new_words
+    if len(old_years) + len(new_years) != 1:
+        return False
+    return [w for w in old_words if not is_month_name(w)] == [w for w in new_words if not is_month_name(w)]
 
 
 def _years_and_words(text: str) -> tuple[list[str], list[str]]:

@@ -18,6 +18,7 @@ __all__ = [
     "clean_title",
     "find_arxiv",
     "find_doi",
+    "is_month_name",
     "is_preprint_doi",
     "normalise_key",
     "one_within_the_other",
@@ -262,6 +263,11 @@ _MONTHS = {
     )
     for m in names
 }
+
+
+def is_month_name(word: str) -> bool:
+    """Whether a lower-case word names a month ("nov", "november")."""
+    return word in _MONTHS
 
 
 def parse_date(text: str | None) -> str | None:
