@@ -121,6 +121,15 @@ def test_the_issue_s_month_and_year_added_to_a_journal_report_nothing() -> None:
     assert run(before, after).changes == ()
 
 
+def test_a_preprint_dated_anew_is_no_news_but_a_published_paper_s_year_is() -> None:
+    before = [*papers(4), Paper(title="Mixing in Infinite Measure", venue="Preprint, May", year=2025)]
+    assert run(before, [*papers(4), Paper(title="Mixing in Infinite Measure", venue="Preprint, May", year=2026)]
+               ).changes == ()
+    published = [*papers(4), Paper(title="Mixing in Infinite Measure", venue="Ann. Probab.", year=2025)]
+    changed = run(published, [*papers(4), Paper(title="Mixing in Infinite Measure", venue="Ann. Probab.", year=2026)])
+    assert only(changed).delta == {"year": {"old": 2025, "new": 2026}}
+
+
 def test_short_venue_words_are_not_typos() -> None:
     assert meaningful_delta("paper", {"title": "T", "venue": "ICCV 2025"}, {"title": "T", "venue": "ECCV 2025"})
 

@@ -360,6 +360,8 @@ def meaningful_delta(kind: str, before: Mapping[str, Any], after: Mapping[str, A
     }
     if kind == "paper" and "venue" in delta and _only_place_of_publication(before.get("venue"), after.get("venue")):
         del delta["venue"]
+    if kind == "paper" and set(delta) == {"year"} and _unpublished(before) and _unpublished(after):
+        del delta["year"]  # a preprint revised is dated anew: no news until it appears somewhere
     if kind == "role" and "end" in delta and _one_year_written_as_range(before, after):
         del delta["end"]
     if kind == "role" and _named_within(*_title_and_place(before), *_title_and_place(after)):
@@ -382,6 +384,15 @@ def _only_place_of_publication(old: Any, new: Any) -> bool:
         if (match := _PLACE_OF_PUBLICATION.match(longer)) and normalise_key(match["press"]) == normalise_key(shorter):
             return True
     return False
+
+
+#: A venue that says a paper is not yet published: a preprint, a working paper, a submission.
+_UNPUBLISHED = re.compile(r"\b(?:preprint|working paper|discussion paper|submitted|under review|manuscript)\b", re.I)
+
+
+def _unpublished(fields: Mapping[str, Any]) -> bool:
+    venue = str(fields.get("venue") or "")
+    return bool(venue) and (_UNPUBLISHED.search(venue) is not None or is_preprint_server_venue(venue))
 
 
 def _one_year_written_as_range(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
