@@ -2246,3 +2246,22 @@ def test_a_title_closed_by_its_full_stop_before_a_journal_in_bold_and_its_year()
         ("Peroxisome tethering in guard cells", "Plant Cell Reports", 2023),
         ("A light sheet atlas of leaf primordia", "Development", 2022),
     ]
+
+
+def test_vancouver_citations_with_a_row_of_links_whose_labels_hide_words_for_screen_readers() -> None:
+    """A hospital page's list: a citation paragraph, then "PubMed | Full text" links whose hidden
+    words ("record 41877345") a design system's own class keeps from the screen."""
+    cites = [
+        ("Brennan A, Deshpande R, Halvorsen S", "Outcomes of a rapid-access pathway for myocarditis",
+         "Eur Heart J. 2026 May;47(18):1720-31", "10.1093/ehj/ehag112", "nhsuk-u-visually-hidden"),
+        ("Lindberg J, Halvorsen S", "Machine learning prediction of cardiotoxicity in early breast cancer",
+         "JACC CardioOncol. 2026 Feb;8(1):44-56", "10.1016/j.jaccao.2025.11.004", "govuk-visually-hidden"),
+    ]
+    html = "<h1>Publications</h1><ul>" + "".join(
+        f"<li><p>{who}. {title}. {where}. doi: {doi}. PMID: 4187734{n}.</p>"
+        f'<p><a href="https://pubmed.ncbi.nlm.nih.gov/4187734{n}/">PubMed<span class="{hidden}"> record 4187734{n}'
+        f'</span></a> | <a href="https://doi.org/{doi}">Full text</a></p></li>'
+        for n, (who, title, where, doi, hidden) in enumerate(cites)
+    ) + "</ul>"
+    papers = _of(Paper, _read(html))
+    assert [(p.title, p.year) for p in papers] == [(title, 2026) for _who, title, *_ in cites]

@@ -37,6 +37,8 @@ _SENTENCE_BREAK = re.compile(
     r"|(?:arXiv|bioRxiv|medRxiv|chemRxiv|eLife|iScience|npj|eprint|preprint)\b)"
 )
 _URL = re.compile(r"https?://\S+")
+#: A DOI written out: its numbers ("10.1016/j.jaccao.2025.11.004") are no year of the paper's.
+_DOI_NAME = re.compile(r"\b10\.\d{4,9}/\S+")
 #: A reference's number or label: "[12]", "J3.", "(4)", and alpha-style keys ("[HBN25]", "[Knu84]", "[AB+19]").
 _NUMBERING = re.compile(
     r"^\s*(?:\[\s*[A-Za-z]?\d{1,4}\s*\]|\[\s*[A-Z][A-Za-z]{0,5}\+?\d{2,4}[a-z]?\s*\]|\(?[A-Za-z]?\d{1,4}[.)])\s*"
@@ -223,8 +225,13 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
     numbered = entry.numbered or (bool(entry.lines) and _NUMBERING.match(entry.lines[0]) is not None)
     lines = [
         _NUMBERING.sub("", line)
-        for line in entry.lines
-        if not (is_noise(line) or is_counted_label(line) or _only_links(line, entry))
+        for n, line in enumerate(entry.lines)
+        if not (
+            is_noise(line)
+            or is_counted_label(line)
+            or _only_links(line, entry)
+            or ((n or len(entry.lines) == 1) and _a_row_of_links(line, entry))
+        )
     ]
     lines = [line for line in lines if line]
     if lines and (lead := leading_date(lines[0])) and len(lead[0]) > 4 and lead[1]:
@@ -851,7 +858,7 @@ def _year(entry: Entry, rest: str, context: Context) -> int | None:
     # and so is a year set in bold alone (ACS style: "*ACS Energy Lett.* **2024**, *9*, 1980–1989").
     bracketed = _BRACKETED_YEAR.search(rest)
     bold = next((s.text for s in entry.spans if s.kind == "bold" and _BARE_YEAR.fullmatch(s.text)), None)
-    year = parse_year(bracketed.group(0) if bracketed else bold or _URL.sub("", rest))
+    year = parse_year(bracketed.group(0) if bracketed else bold or _DOI_NAME.sub("", _URL.sub("", rest)))
     if year is None and context.date:
         year = parse_year(context.date)
     return year
@@ -896,3 +903,13 @@ def _only_links(line: str, entry: Entry | None = None) -> bool:
     # "Paper Journal Appendix Replication Package": a row of labels, a word of two-word labels aside.
     labels = sum(1 for word in words if LINK_WORDS.match(word))
     return labels == len(words) or (labels >= 3 and labels >= len(words) - 1)
+
+
+def _a_row_of_links(line: str, entry: Entry) -> bool:
+    """A line of two or more short links and their separators alone, under a citation: "PubMed | Full text"."""
+    shown = [s.text for s in entry.links if s.text and len(s.text.split()) <= 4 and s.text in line]
+    if len(shown) < 2 or any(s.kind == "bold" and s.text in shown for s in entry.spans):
+        return False  # a bold link is a title ("**Campaign Finance** | Publisher Version")
+    for text in shown:
+        line = line.replace(text, " ", 1)
+    return not line.strip(" |/·•,;[]()–—-")

@@ -160,6 +160,8 @@ _HINT_SPLIT = re.compile(r"[\s_\-:]+")
 #: Class words of text a reader never sees (screen-reader labels, hidden toggles).
 _HIDDEN = frozenset({"hidden", "d-none", "sr-only", "visually-hidden", "screen-reader-text", "hide",
                      "element-invisible", "visuallyhidden", "invisible", "elementor-screen-only"})
+#: The endings of screen-reader-only classes that design systems prefix with their own names.
+_SCREEN_READER = ("-visually-hidden", "-sr-only", "-screen-reader-text", "-visuallyhidden")
 #: Page furniture written as ``div``s rather than ``nav``/``footer``: landmark roles, and the
 #: names themes give their footers, menus, widget sidebars and tag chips.
 _FURNITURE_ROLES = frozenset({"navigation", "contentinfo", "search"})
@@ -414,8 +416,17 @@ class _Builder:
         if not kind and not named:
             return
         # A sub- or superscript is part of its word ("R<sub>200</sub>" is "R200"), as in the line.
-        joined = any(child.tag in _SCRIPTS for child in node.iter())
-        text = clean_text(node.text(deep=True, separator="" if joined else " "))
+        children = list(node.iter())
+        joined = any(child.tag in _SCRIPTS for child in children)
+        separator = "" if joined else " "
+        if any(child.attributes and _is_hidden(child.attributes) for child in children):
+            # "PubMed<span class="sr-only"> record 123</span>": the span says what the reader sees.
+            text = clean_text(separator.join(
+                child.text(deep=True) for child in node.iter(include_text=True)
+                if not (child.tag != "-text" and child.attributes and _is_hidden(child.attributes))
+            ))
+        else:
+            text = clean_text(node.text(deep=True, separator=separator))
         if not text and not href:
             return  # an empty anchor (<a name="awards"></a>) marks a place; it links nowhere
         if kind:
@@ -488,7 +499,8 @@ def _is_hidden(attrs: dict[str, str | None]) -> bool:
     if attrs.get("itemprop") == "author" and "itemscope" in attrs:
         return True  # a post's author card (schema.org Person): who wrote it, not a member list
     cls = attrs.get("class")
-    if cls and any(word in _HIDDEN or word in _FURNITURE for word in _class_words(cls)):
+    # A design system prefixes its screen-reader class: "nhsuk-u-visually-hidden", "usa-sr-only".
+    if cls and any(w in _HIDDEN or w in _FURNITURE or w.endswith(_SCREEN_READER) for w in _class_words(cls)):
         return True
     style = attrs.get("style")
     return bool(style) and "display:none" in style.replace(" ", "").lower() and not _folded_panel(attrs)  # type: ignore[union-attr]
