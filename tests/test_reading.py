@@ -2265,3 +2265,16 @@ def test_vancouver_citations_with_a_row_of_links_whose_labels_hide_words_for_scr
     ) + "</ul>"
     papers = _of(Paper, _read(html))
     assert [(p.title, p.year) for p in papers] == [(title, 2026) for _who, title, *_ in cites]
+
+
+def test_a_responsive_table_s_column_names_repeated_in_its_cells_are_not_the_cells_words() -> None:
+    rows = [("Dr Isabel Moreno", "Clinical Research Fellow", "2021–2024", "Consultant Cardiologist, La Paz, Madrid"),
+            ("Dr Ben Ashworth", "PhD Student", "2019–2023", "Senior Scientist, AstraZeneca, Cambridge")]
+    heads = ("Name", "Role in the group", "Years", "Current position")
+    cell = '<td class="table__cell"><span class="table-responsive__heading">{} </span>{}</td>'
+    html = (
+        "<h2>Former team members</h2><table><thead><tr>" + "".join(f"<th>{h}</th>" for h in heads) + "</tr></thead>"
+        + "".join("<tr>" + "".join(cell.format(h, v) for h, v in zip(heads, row, strict=True)) + "</tr>"
+                  for row in rows) + "</table>"
+    )
+    assert [m.name for m in _of(Member, _read(html))] == ["Isabel Moreno", "Ben Ashworth"]

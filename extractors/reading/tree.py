@@ -353,6 +353,8 @@ class _Builder:
         attrs = node.attributes if tag != "br" else {}
         if attrs and _is_hidden(attrs) and not (tag == "section" and _shown_by_its_menu(node, attrs)):
             return
+        if attrs and tag == "span" and _column_label(node, attrs):
+            return
         if tag == "time" and (day := _full_date_for(node, attrs)):
             self.frags.append(f" {day} ")  # "08-30" under a "2024" heading: the element knows the year
             return
@@ -485,6 +487,20 @@ def _hint(attrs: dict[str, str | None]) -> str:
     cls = attrs.get("class") or ""
     ident = attrs.get("id") or ""
     return f"{cls} {ident}".strip().lower() if ident else cls.lower()
+
+
+def _column_label(node: LexborNode, attrs: dict[str, str | None]) -> bool:
+    """A responsive table's column name repeated at the start of each cell for small screens
+    (``<td><span class="…-responsive__heading">Name </span>Dr Ana Lima</td>``)."""
+    parent = node.parent
+    if parent is None or parent.tag != "td" or not attrs.get("class"):
+        return False
+    if not any(word.endswith(("heading", "label")) for word in _class_words(attrs.get("class") or "")):
+        return False
+    before = node.prev
+    while before is not None and before.tag == "-text" and not (before.text_content or "").strip():
+        before = before.prev
+    return before is None and node.next is not None
 
 
 def _is_hidden(attrs: dict[str, str | None]) -> bool:
