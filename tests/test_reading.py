@@ -502,6 +502,8 @@ def test_a_long_apa_author_list_is_read_in_linear_time() -> None:
         ("Mon, 14 Oct 2024 - Ana defended her thesis.", "2024-10-14", "Ana defended her thesis."),
         ("14-Oct-2024 Ana defended her thesis.", "2024-10-14", "Ana defended her thesis."),
         ("2024年10月14日 论文被接收", "2024-10-14", "论文被接收"),
+        ("10.02.2025: Kofi joins the lab.", "2025-02-10", "Kofi joins the lab."),
+        ("10/02/2025: Kofi joins the lab.", "2025-10-02", "Kofi joins the lab."),
     ],
 )
 def test_leading_dates_in_many_styles(line: str, date: str, rest: str) -> None:

@@ -59,7 +59,7 @@ _WEEKDAY = r"(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sda
 #: One date in any of the written forms; named groups say which parts it has.
 DATE = (
     rf"(?:(?P<y1>\d{{4}})[-/.](?P<m1>\d{{1,2}})[-/.](?P<d1>\d{{1,2}})"
-    rf"|(?P<a2>\d{{1,2}})[-/.](?P<b2>\d{{1,2}})[-/.](?P<y2>\d{{4}})"
+    rf"|(?P<a2>\d{{1,2}})(?P<s2>[-/.])(?P<b2>\d{{1,2}})[-/.](?P<y2>\d{{4}})"
     rf"|{_WEEKDAY}(?P<mon3>{_MONTH_NAMES})\.?\s+(?P<d3>\d{{1,2}}){_ORD},?\s+(?P<y3>\d{{4}})"
     rf"|{_WEEKDAY}(?P<d4>\d{{1,2}})(?:st|nd|rd|th|er|\.)?[\s-]+(?P<mon4>{_MONTH_NAMES})\.?,?[\s-]+(?P<y4>\d{{4}})"
     rf"|(?P<y11>\d{{4}})\s?年\s?(?P<m11>\d{{1,2}})\s?月(?:\s?(?P<d11>\d{{1,2}})\s?日)?"
@@ -128,9 +128,11 @@ def _from_groups(groups: dict[str, str | None], prefix: str = "") -> str | None:
         return _iso(int(y), int(get("m1") or 0), int(get("d1") or 0))
     if y := get("y2"):
         a, b = int(get("a2") or 0), int(get("b2") or 0)
-        # Day first when the first number cannot be a month ("17/12/2021"), or when the list it
-        # stands in writes its dates so ("07/06/2021" beside "17/12/2021"); month first otherwise.
-        day, month = (a, b) if a > 12 or (b <= 12 and _DAY_FIRST.get()) else (b, a)
+        # Day first when the first number cannot be a month ("17/12/2021"), when the list it stands
+        # in writes its dates so ("07/06/2021" beside "17/12/2021"), or when dots part it ("10.02.2025",
+        # as Europe writes dates); month first otherwise.
+        day_first = _DAY_FIRST.get() or get("s2") == "."
+        day, month = (a, b) if a > 12 or (b <= 12 and day_first) else (b, a)
         return _iso(int(y), month, day)
     if y := get("y3"):
         return _iso(int(y), _MONTHS.get((get("mon3") or "").lower()), int(get("d3") or 0))
