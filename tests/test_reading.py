@@ -8,6 +8,7 @@ import pytest
 
 from extractors.reading import read_html, read_markdown
 from extractors.reading.awards import parse_award_line
+from extractors.reading.context import is_noise
 from extractors.reading.dates import find_range, leading_date, parse_date_text
 from extractors.reading.names import author_prefix, clean_person_name, is_person_name, looks_like_authors
 from extractors.reading.roles import dedupe_roles
@@ -2280,3 +2281,10 @@ def test_a_responsive_table_s_column_names_repeated_in_its_cells_are_not_the_cel
                   for row in rows) + "</table>"
     )
     assert [m.name for m in _of(Member, _read(html))] == ["Isabel Moreno", "Ben Ashworth"]
+
+
+
+@pytest.mark.parametrize("line", ["Hits: 285", "Views: 1,204", "Read 120 times", "Page 1 of 2"])
+def test_a_post_s_hit_counter_and_a_listing_s_page_counter_are_furniture(line: str) -> None:
+    assert is_noise(line)
+    assert not is_noise("Hits and misses of monetary policy")

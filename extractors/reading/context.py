@@ -60,7 +60,8 @@ LINK_WORDS = AsciiFolded.of(
 )
 _NOISE = re.compile(
     r"last (?:updated|modified|update|reviewed)|updated on|next review|review due|visitors?\b|visitor count"
-    r"|page views|hits since|you are visitor"
+    r"|page views|hits since|you are visitor|^page \d+ of \d+$"
+    r"|^\W*(?:hits|views|reads|read \d+ times)\s*:?\s*[\d,.]*\W*$"
     r"|copyright|©|all rights reserved|powered by|built with|theme by|hosted (?:on|by)|back to top"
     r"|skip to (?:main )?content|\b\d+ min(?:ute)?s? read\b|cookies?\b|template (?:by|from)"
     r"|website (?:template|design)|page generated|generated (?:by|with|on)\b",
