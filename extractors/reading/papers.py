@@ -244,7 +244,9 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
     text = " ".join(lines)
     if len(text) > 4000 or _INSTRUCTION.search(text[:300]) or _menu_item(entry, text):
         return None
-    title, marked = _title(entry, lines, text)
+    # A title closed before a marked journal names both: read once, for the title and the venue.
+    before_journal = _title_before_marked_journal(entry, text)
+    title, marked = _title(entry, lines, text, before_journal)
     if not title:
         return None
     title = _DRAFT_AFTER_TITLE.sub("", _without_badges(title, entry))
@@ -267,7 +269,7 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
         return None
     rest = text.replace(title, " ", 1) if title in text else " ".join(line for line in lines if title not in line)
     authors = _authors(entry, lines, title, rest)
-    venue = _venue(entry, lines, title, rest, authors) or (stage.group("stage") if stage else None)
+    venue = _venue(entry, lines, title, rest, authors, before_journal) or (stage.group("stage") if stage else None)
     if title in text and (tail := _ASTRO_AFTER.match(text, text.find(title) + len(title))):
         venue = tail["journal"]  # "… Title, MNRAS, 531, 2207": the journal before its volume and page
     elif title in text and (before := _YEAR_THEN_VENUE.search(text, 0, text.find(title))):
@@ -323,7 +325,9 @@ def _without_badges(title: str, entry: Entry) -> str:
     return title
 
 
-def _title(entry: Entry, lines: Sequence[str], text: str) -> tuple[str | None, bool]:
+def _title(
+    entry: Entry, lines: Sequence[str], text: str, before_journal: tuple[str, str] | None
+) -> tuple[str | None, bool]:
     """The title and whether the page marked it (class, heading, quotes, link, bold)."""
     for candidate in (entry.fields.get("title"), entry.heading):
         if candidate and _title_like(candidate, text, lines):
@@ -346,8 +350,8 @@ def _title(entry: Entry, lines: Sequence[str], text: str) -> tuple[str | None, b
             return after, True
         if structural and len(structural.split()) >= 2:
             return structural, any(structural in s.text or s.text in structural for s in _marked(entry))
-    if before := _title_before_marked_journal(entry, text):
-        return before[0], False
+    if before_journal:
+        return before_journal[0], False
     best: tuple[int, str] | None = None
     for order, span in enumerate(_marked(entry)):
         if _title_like(span.text, text, lines) and not _is_journal(clean_title(span.text), text):
@@ -617,12 +621,19 @@ def _is_initials(piece: str) -> bool:
     return bool(letters) and len(letters) <= 3 and letters.isupper()
 
 
-def _venue(entry: Entry, lines: Sequence[str], title: str, rest: str, authors: tuple[str, ...]) -> str | None:
+def _venue(
+    entry: Entry,
+    lines: Sequence[str],
+    title: str,
+    rest: str,
+    authors: tuple[str, ...],
+    before_journal: tuple[str, str] | None,
+) -> str | None:
     named = entry.fields.get("venue")
     if named and named != title:
         return _clean_venue(named) or None
-    if (marked := _title_before_marked_journal(entry, " ".join(lines))) and marked[0] == title:
-        return _clean_venue(marked[1]) or None
+    if before_journal and before_journal[0] == title:
+        return _clean_venue(before_journal[1]) or None
     for span in entry.spans:
         if (
             span.kind == "italic"
