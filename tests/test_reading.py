@@ -351,6 +351,33 @@ def test_a_degree_after_a_card_s_name_is_not_the_role() -> None:
     ]
 
 
+def test_letters_set_apart_under_a_card_s_name_are_not_the_role() -> None:
+    card = ('<div class="person"><img src="{img}.jpg"><div><h3>{name}</h3><span class="letters">{letters}</span>'
+            '<div class="desc"><p>{role}</p></div></div></div>')
+    people = [("Professor Sigrid Halvorsen", "MD PhD FRCP", "Unit director and consultant cardiologist"),
+              ("Dr Rui Okafor", "MBBS MRCP", "Clinical research fellow"),
+              ("Aisha Karimi", "BSc MSc", "PhD student")]
+    html = '<h2>Our people</h2><div class="people">' + "".join(
+        card.format(img=i, name=n, letters=d, role=r) for i, (n, d, r) in enumerate(people)) + "</div>"
+    assert [(m.name, m.role) for m in _of(Member, _read(html))] == [
+        ("Sigrid Halvorsen", "Unit director and consultant cardiologist"),
+        ("Rui Okafor", "Clinical research fellow"),
+        ("Aisha Karimi", "PhD student"),
+    ]
+
+
+def test_a_post_that_ends_in_lead_is_a_role_and_a_sentence_that_leads_is_not() -> None:
+    html = """<h2>Current team</h2>
+    <p><strong>Dr Helen Marsh</strong><br>Consultant Nephrologist and Group Lead</p>
+    <p><strong>Samir Haddad</strong><br>Team Lead, Data Platform</p>
+    <p><strong>Joanna Price</strong><br>Joanna leads the cohort study and the biobank.</p>"""
+    assert [(m.name, m.role) for m in _of(Member, _read(html))] == [
+        ("Helen Marsh", "Consultant Nephrologist and Group Lead"),
+        ("Samir Haddad", "Team Lead, Data Platform"),
+        ("Joanna Price", None),
+    ]
+
+
 def test_a_grid_whose_last_row_holds_one_card_reads_that_card_too() -> None:
     rows = "".join(
         f'<div class="row"><div class="col-6"><h4>{a}</h4><p><i>Postdoc</i></p></div>'
@@ -867,7 +894,7 @@ def test_titles_in_single_quotes_and_a_book_s_editor_note_read_as_a_historian_wr
     ("written", "name"),
     [("Jordan T. Abebe, MPH", "Jordan T. Abebe"), ("Dr. Ana Lima, M.D., Ph.D.", "Ana Lima"),
      ("Rui Costa MBChB", "Rui Costa"), ("Li Ma, MS", "Li Ma"), ("Li Ma", "Li Ma"), ("Wen Ba", "Wen Ba"),
-     ("Miriam Kessler, Ph.D., P.E.", "Miriam Kessler")],
+     ("Miriam Kessler, Ph.D., P.E.", "Miriam Kessler"), ("Rui Okafor MBBS MRCP", "Rui Okafor")],
 )
 def test_a_member_s_degrees_after_the_name_are_not_part_of_it(written: str, name: str) -> None:
     assert clean_person_name(written) == name

@@ -108,14 +108,16 @@ def _dotted(*letters_of: str) -> str:
 #: Degrees and generational suffixes after a name ("Jordan T. Abebe, MPH", "Ana Lima MD, PhD");
 #: two letters that are also surnames ("Li Ma") go only after a comma.
 _DEGREES = _dotted("phd", "md", "mph", "msc", "bsc", "mba", "dphil", "mphil", "mbbs", "mbchb", "drph", "pharmd",
-                   "dvm", "frcp", "frcpc", "facp", "meng", "jr", "sr")
+                   "dvm", "frcp", "frcpc", "facp", "meng", "jr", "sr", "mrcp", "mrcs", "frcs", "frcr", "frca",
+                   "fmedsci", "fracp", "mrcgp", "frcgp", "mrcpsych", "frcpsych", "facc", "fesc", "faha")
 _SURNAME_LIKE_DEGREES = _dotted("ma", "ms", "ba", "bs", "rn", "jd", "dds", "pe", "peng", "cpa", "frs", "frsc", "faaas")
 # A match starts at the comma or where the white space starts, never inside it: linear time.
 _SUFFIXES = re.compile(
     rf"(?:(?:,|(?<!\s))\s+(?:{_DEGREES}|ii|iii|iv)|,\s+(?:{_SURNAME_LIKE_DEGREES}))+$", re.I
 )
+#: Degrees parted by commas or, as British and Commonwealth pages write them, by spaces ("MBBS MRCP").
 _DEGREE_LIST = re.compile(
-    rf"(?:{_DEGREES}|{_SURNAME_LIKE_DEGREES})(?:\s*,\s*(?:{_DEGREES}|{_SURNAME_LIKE_DEGREES}))*", re.I
+    rf"(?:{_DEGREES}|{_SURNAME_LIKE_DEGREES})(?:(?:\s*,\s*|\s+)(?:{_DEGREES}|{_SURNAME_LIKE_DEGREES}))*", re.I
 )
 
 

@@ -15,7 +15,7 @@ import re
 from extractors.reading.awards import parse_award_line
 from extractors.reading.context import Context, Reading, is_noise, is_prose
 from extractors.reading.entries import Entry, is_cited
-from extractors.reading.names import clean_person_name, is_person_name
+from extractors.reading.names import clean_person_name, is_degree_list, is_person_name
 from extractors.reading.vocabulary import ALUMNI_WORDS
 from watcher.records import Award, Member
 from watcher.text import clean_text
@@ -150,6 +150,8 @@ def _stated_role(entry: Entry, name: str, line_index: int, tail: str) -> str:
     after = entry.lines[line_index + 1 :] if line_index >= 0 else entry.lines
     for line in after[:2]:
         line = _without_contacts(line)
+        if is_degree_list(line):
+            continue  # the letters after the name ("MD PhD FRCP"), set apart under it
         if line and line != name and len(line.split()) <= 14 and ROLE_WORDS.search(line) and not is_sentence(line):
             return line
     return _biography_role(entry.lines[:4], name)
@@ -209,8 +211,9 @@ def _role_phrase(tail: str) -> str:
     return ""
 
 
-_VERB = re.compile(r"\b(?:is|was|am|are|were|has|have|had|joined|received|obtained|works?|worked|leads?|studies"
-                   r"|studied|focuses|interested)\b", re.I)
+#: A verb makes a line a sentence; "lead" is one only in lower case and not a post's ("Group Lead", "team lead").
+_VERB = re.compile(r"\b(?:is|was|am|are|were|has|have|had|joined|received|obtained|works?|worked"
+                   r"|(?<!group )(?<!team )(?<!project )(?-i:leads?)|studies|studied|focuses|interested)\b", re.I)
 
 
 def is_sentence(line: str) -> bool:
