@@ -1242,9 +1242,22 @@ def test_the_years_set_after_a_biography_position_date_it() -> None:
     assert [(r.title, r.organization, r.start, r.end) for r in read_bio_roles(text)] == [
         ("Postdoctoral fellow", "Harlow Institute", "2021", "2023"),
         ("Lecturer", "Calloway College", "2024", None),
-        ("Visiting scholar", "Lund University", None, None),
         ("Postdoctoral fellow", "Robotics Institute", "2026", None),
     ]
+
+
+def test_a_post_a_biography_tells_as_history_without_its_years_is_no_position() -> None:
+    before = """<h1>Maya Lindqvist</h1><p>I am an Assistant Professor of Geophysics at Northfield University.</p>
+    <p>I received my PhD from the University of Washington in 2019.</p><h2>Papers</h2>
+    <ul><li>M. Lindqvist. Basal drag under fast glaciers. <i>Journal of Glaciology</i>, 2024.</li></ul>"""
+    after = before.replace("in 2019.</p>", "in 2019. After that I was an NSF postdoctoral fellow at Stanford "
+                           "University, and before joining Northfield I spent a year as a research scientist at the "
+                           "Polar Institute. She was a visiting scholar at Lund University.</p>")
+    roles = _of(Role, _read(after))
+    assert [(r.title, r.organization) for r in roles] == [
+        ("Assistant Professor of Geophysics", "Northfield University")
+    ]
+    assert roles == _of(Role, _read(before))
 
 
 def test_positions_joined_in_one_biography_sentence_are_each_read() -> None:

@@ -123,6 +123,15 @@ _DEGREE_SENTENCE = re.compile(r"\b(?:received|obtained|earned|graduated|hold|com
 _SINCE = re.compile(r"\b(?:since|in|beginning in|starting in|from)\s+(\d{4})\b", re.I)
 
 
+#: A post told as history ("Previously, I was …", "After that I spent a year as …"): without the years it
+#: ended, a biography that tells more of its past would report it as a new post.
+_PAST = re.compile(
+    r"\b(?:was|were|I worked|I spent|previously|formerly|before (?:that|this|then|joining)|prior to"
+    r"|after (?:that|this)|earlier|until)\b",
+    re.I,
+)
+
+
 def read_bio_roles(text: str) -> list[Role]:
     """Positions named in biography sentences ("I joined X in 2022 as a Systems Researcher")."""
     roles: list[Role] = []
@@ -135,7 +144,7 @@ def read_bio_roles(text: str) -> list[Role]:
             if not match:
                 continue
             role = _bio_role(match, sentence)
-            if role is not None:
+            if role is not None and not (role.end is None and _PAST.search(sentence, 0, match.end())):
                 roles.append(role)
                 roles.extend(_joined_roles(sentence[match.end() :]))
                 break
