@@ -2328,3 +2328,24 @@ def test_a_responsive_table_s_column_names_repeated_in_its_cells_are_not_the_cel
 def test_a_post_s_hit_counter_and_a_listing_s_page_counter_are_furniture(line: str) -> None:
     assert is_noise(line)
     assert not is_noise("Hits and misses of monetary policy")
+
+
+def test_a_book_review_names_the_reviewed_book_in_apa_as_in_chicago() -> None:
+    chicago = ("<li>Review of <i>Merchants of the Northern Seas</i>, by Ana Ruiz and Piet de Graaf. "
+               "<i>Business History Review</i> 97, no. 1 (2023): 188–190.</li>"
+               "<li>Review of <i>Coinage and Credit in Medieval Lübeck</i>, by Tomas Brandt. "
+               "<i>Speculum</i> 96, no. 4 (2021): 1120–1122.</li>")
+    apa = ("<li>Voss, C. (2023). [Review of the book <i>Merchants of the northern seas</i>, by A. Ruiz &amp; "
+           "P. de Graaf]. <i>Business History Review, 97</i>(1), 188–190.</li>"
+           "<li>Voss, C. (2021). Money and the soul [Review of the book <i>Coinage and credit in medieval "
+           "Lübeck</i>, by T. Brandt]. <i>Speculum, 96</i>(4), 1120–1122.</li>")
+
+    def page(entries: str) -> list[Record]:
+        return _read(f"<h1>Clara Voss</h1><h2>Book reviews</h2><ul>{entries}</ul>")
+
+    assert [(p.title, p.year) for p in _of(Paper, page(apa))] == [
+        ("Merchants of the northern seas", 2023), ("Money and the soul", 2021)
+    ]
+    stored = [StoredItem(kind=r.kind, key=r.key, fields=record_fields(r)) for r in page(chicago)]
+    restyled = page(apa.replace("Money and the soul ", ""))
+    assert diff_items(stored, restyled).changes == ()

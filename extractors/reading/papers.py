@@ -151,6 +151,14 @@ _DRAFT_AFTER_TITLE = re.compile(
     re.I,
 )
 #: Co-authors a title field holds after the title ("… Fee Cap (with Kwame Mensah)"): its authors, not its words.
+#: A review described in brackets, as APA 7 writes it: "[Review of the book *Title*, by A. Author]". Alone it
+#: names the reviewed work, as other styles give it ("Review of *Title*, by A. Author"); after a review's own
+#: title it is a note on that title.
+_REVIEW_NOTE = re.compile(
+    r"\[Review of (?:the )?(?:(?:edited )?book|film|novel|monograph|exhibition|album|volume)?\s*"
+    r"(?P<work>[^\[\]]{2,300}?),\s+(?:by|edited by|ed\. by|directed by)\s[^\[\]]{1,300}\]",
+    re.I,
+)
 _WITH_AFTER_TITLE = re.compile(r"(?<=\S)\s*\((?:joint )?with\s+[^()]{3,200}\)\s*$", re.I)
 #: A status badge set right after a title ("… sediments <span class="badge">Preprint</span>"): not its words.
 _BADGE_AFTER_TITLE = re.compile(
@@ -250,6 +258,8 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
     if not title:
         return None
     title = _DRAFT_AFTER_TITLE.sub("", _without_badges(title, entry))
+    if "[" in title and (review := _REVIEW_NOTE.search(title)):
+        title = title[: review.start()].strip() or review.group("work")
     cowritten = _WITH_AFTER_TITLE.search(title) is not None  # "Inquiry and Credence (with X)": a title, no names
     title = clean_title(_BADGE_AFTER_TITLE.sub("", _WITH_AFTER_TITLE.sub("", title)))
     words = len(title.split())
