@@ -2349,3 +2349,26 @@ def test_a_book_review_names_the_reviewed_book_in_apa_as_in_chicago() -> None:
     stored = [StoredItem(kind=r.kind, key=r.key, fields=record_fields(r)) for r in page(chicago)]
     restyled = page(apa.replace("Money and the soul ", ""))
     assert diff_items(stored, restyled).changes == ()
+
+
+def test_a_profile_s_definition_lists_give_each_grant_and_honour_by_its_term() -> None:
+    html = """<main><section><h1>Dr Nadia Farrell</h1><p class="job-title">Senior Lecturer in Marine Ecology</p>
+    <p class="department">School of Biological Sciences</p></section>
+    <section><h2>Overview</h2><p>Nadia studies kelp forests under marine heatwaves.</p></section>
+    <section><h2>Grants</h2><dl>
+    <dt>Kelp forest resilience to marine heatwaves</dt><dd>Natural Environment Research Council</dd>
+    <dd class="dates">Jan 2023 - Dec 2026</dd><dd>Principal Investigator</dd>
+    <dt>Mapping coastal blue carbon with drones</dt><dd>Royal Society</dd><dd>2020 - 2022</dd><dd>Co-Investigator</dd>
+    </dl></section>
+    <section><h2>Awards and honours</h2><dl><dt>Early Career Research Prize</dt>
+    <dd>British Ecological Society, 2022</dd></dl></section></main>"""
+    records = _read(html)
+    assert [(a.title, a.organization, a.year) for a in _of(Award, records)] == [
+        ("Kelp forest resilience to marine heatwaves", "Natural Environment Research Council", 2023),
+        ("Mapping coastal blue carbon with drones", "Royal Society", 2020),
+        ("Early Career Research Prize", "British Ecological Society", 2022),
+    ]
+    # The heading of the page's first part is no place of work.
+    assert [(r.title, r.organization) for r in _of(Role, records)] == [
+        ("Senior Lecturer in Marine Ecology", "School of Biological Sciences")
+    ]

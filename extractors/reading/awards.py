@@ -57,7 +57,7 @@ def read_award(entry: Entry, context: Context) -> Reading | None:
     lines = [line for line in entry.lines if not is_noise(line)]
     if not lines or any(_COPYRIGHT.search(line) for line in entry.lines):
         return None  # nothing but furniture, or a page's footer (its address, its copyright)
-    line = " ".join(_award_cells(entry)) if entry.cells else lines[0]
+    line, dated = _award_cells(entry) if entry.cells else (lines[0], "")
     if entry.heading and not entry.cells and entry.heading in lines and AWARD_WORDS.search(entry.heading):
         line = entry.heading  # a card titled by its award, its year and recipient on lines of their own
     if _THANKS.search(line) or _CONTACT.search(line):
@@ -65,6 +65,9 @@ def read_award(entry: Entry, context: Context) -> Reading | None:
     award = parse_award_line(line, [s.text for s in entry.links])
     if award is None or _ONLY_HEADING_WORDS.fullmatch(award.title):
         return None  # "Awards", "Honors & Awards": a heading or a menu link, not an award
+    if award.year is None and dated:
+        held = find_range(dated)  # a grant held over years is dated by its start
+        award = Award(title=award.title, organization=award.organization, year=parse_year(held[0] if held else dated))
     if award.year is None and line is entry.heading:
         year = next((y for other in lines if (y := parse_year(other)) and len(other) <= _YEAR_LINE), None)
         award = Award(title=award.title, organization=award.organization, year=year)
@@ -83,14 +86,33 @@ def read_award(entry: Entry, context: Context) -> Reading | None:
 _RECIPIENT_COLUMN = re.compile(r"^(?:recipients?|awardees?|winners?|names?|students?|members?|who|honou?rees?)$")
 
 
-def _award_cells(entry: Entry) -> list[str]:
-    """A table row's cells that tell the award (its year, name, giver), without the recipient's column."""
-    return [
+#: A grant's cell that says the holder's part in it, not what it is or who gave it.
+_HOLDER_PART = re.compile(r"^(?:principal investigator|(?:co-?)?(?:investigator|applicant|pi|i)|lead applicant)$", re.I)
+
+
+def _award_cells(entry: Entry) -> tuple[str, str]:
+    """A table row's or a definition's cells that tell the award (its year, name, giver), parted as one
+    line parts them, without the recipient's column or the holder's part; and the cells that only date it."""
+    cells = [
         cell
         for index, cell in enumerate(entry.cells)
         if not is_noise(cell)
         and not (index < len(entry.columns) and _RECIPIENT_COLUMN.match(entry.columns[index].strip(" :")))
+        and not _HOLDER_PART.match(cell.strip(" .()"))
     ]
+    told = [cell for cell in cells if not _only_a_date(cell)]
+    return ", ".join(told), " ".join(cell for cell in cells if _only_a_date(cell))
+
+
+def _only_a_date(cell: str) -> bool:
+    found = find_range(cell)
+    return bool(found and not _YEAR_WORD.sub("", _MONTHS_AND_DASHES.sub("", cell)).strip(" ,.;()"))
+
+
+_MONTHS_AND_DASHES = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?|\b\d{1,2}\b|present|now|ongoing|[-–—/]",
+    re.I,
+)
 
 
 def parse_award_line(line: str, link_texts: list[str] | tuple[str, ...] = ()) -> Award | None:

@@ -14,6 +14,7 @@ from extractors.reading.dates import find_range
 from extractors.reading.names import is_person_name
 from extractors.reading.people import ROLE_WORDS as _ROLE_WORDS
 from extractors.reading.roles import ORG_WORDS
+from extractors.reading.vocabulary import is_intro_heading
 from watcher.records import Role
 from watcher.text import clean_text, clean_title
 
@@ -253,11 +254,11 @@ def read_header_roles(lines: Sequence[str]) -> list[Role]:
             continue  # the owner's name with their degree ("Rosalind Achterberg, PhD"), a unit, a town ("Harlan, MA")
 
         # A header line may join the place to its address ("Dept. of X, Y College · Hall 207, …"); a
-        # portrait's caption names the owner, no place.
+        # portrait's caption names the owner, no place; the heading of the page's first part ("Overview") none.
         after = [
             x
             for x in (_HEADER_PIECE.split(y, maxsplit=1)[0] for y in lines[i + 1 : i + 4])
-            if not _HEADER_SKIP.search(x) and len(x.split()) <= 8 and not is_person_name(x)
+            if not _HEADER_SKIP.search(x) and len(x.split()) <= 8 and not is_person_name(x) and not is_intro_heading(x)
         ]
         organization = None
         if ", " in line and not _ROLE_WORDS.search(line.split(", ", 1)[1]):
@@ -266,7 +267,10 @@ def read_header_roles(lines: Sequence[str]) -> list[Role]:
             organization = after[0]
             if _SUB_UNIT.search(organization) and len(after) > 1:
                 organization = (
-                    after[1] if _looks_like_org(after[1]) or not _STATE_CODE.search(after[1]) else organization
+                    after[1]
+                    if _looks_like_org(after[1])
+                    or not (_STATE_CODE.search(after[1]) or _SENTENCE_END.search(after[1]))
+                    else organization
                 )
         if organization and _PLACE_OR_NUMBER.search(organization):
             organization = None
