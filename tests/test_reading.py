@@ -2372,3 +2372,27 @@ def test_a_profile_s_definition_lists_give_each_grant_and_honour_by_its_term() -
     assert [(r.title, r.organization) for r in _of(Role, records)] == [
         ("Senior Lecturer in Marine Ecology", "School of Biological Sciences")
     ]
+
+
+def test_a_category_blog_reads_every_post_and_its_more_articles_list_as_news() -> None:
+    post = ('<div class="blog-item"><div class="item-content"><div class="page-header"><h2><a href="/n/{n}">{title}</a>'
+            '</h2></div><dl class="article-info"><dt>Details</dt><dd class="createdby">Written by: Ines Moreau</dd>'
+            '<dd class="published"><time datetime="{date}">Published: {date}</time></dd><dd class="hits">Hits: 12</dd>'
+            '</dl><p>{teaser}</p><p class="readmore"><a href="/n/{n}">Read more: {title}</a></p></div></div>')
+    posts = [("2025-10-12", "Welcome to our new PhD student Arjun Patel", "Arjun joins us from Pune to work on fens."),
+             ("2025-09-01", "Field season in Finnish Lapland completed", "Eight weeks of chamber measurements."),
+             ("2025-04-20", "Lab retreat in the Vosges", "Talks and hiking.")]
+    html = ('<main><h1>News</h1><div class="blog-items">'
+            + "".join(post.format(n=n, date=d, title=t, teaser=s) for n, (d, t, s) in enumerate(posts))
+            + '</div><div class="items-more"><h3>More Articles …</h3><ol><li><a href="/n/7">Seminar by Prof. Karin Ek '
+              'on boreal carbon</a></li><li><a href="/n/8">Paper in Biogeosciences on diel cycles</a></li></ol></div>'
+              '<p class="counter">Page 1 of 3</p></main>')
+    records = _read(html)
+    assert [(n.date, n.text) for n in _of(NewsItem, records)] == [
+        ("2025-10-12", "Welcome to our new PhD student Arjun Patel"),
+        ("2025-09-01", "Field season in Finnish Lapland completed"),
+        ("2025-04-20", "Lab retreat in the Vosges"),
+        (None, "Seminar by Prof. Karin Ek on boreal carbon"),
+        (None, "Paper in Biogeosciences on diel cycles"),
+    ]
+    assert _of(Paper, records) == []

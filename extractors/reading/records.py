@@ -190,11 +190,13 @@ def _groups_of(
         if len(records) * 2 < len(group.members):
             continue  # mostly containers: their records are the list entries
         # Mostly records: a sibling of the same shape with a short title over its one or two
-        # parts is a record too ("Lecturer (2019-2024)" over its department).
+        # parts is a record too ("Lecturer (2019-2024)" over its department), and so is one that
+        # holds no more parts than its sibling records do (a post with a short teaser and its byline).
         kept = {id(m) for m in records}
+        parts = max(2, *(held.get(id(m), 0) for m in records))
         records = [
             m for m in group.members
-            if id(m) in kept or (_nested_entries(m) <= 2 and held.get(id(m), 0) <= 2 and not _cells_are_cards(m))
+            if id(m) in kept or (_nested_entries(m) <= 2 and held.get(id(m), 0) <= parts and not _cells_are_cards(m))
         ]
         if group.members[0].tag == "tr":
             records = [r for r in records if not is_header_row(r)]

@@ -96,6 +96,8 @@ def heading_kind(heading: str) -> str | None:
         return None
     if is_funding_lead(text):
         return "award"  # before "work" in "This work is funded by" names positions
+    if _CONTINUATION.match(text):
+        return None  # "More articles …", "Older posts": more of the list above, of its kind
     head = _head_phrase(text)
     if _names_unlisted_things(head):
         return None  # "Past Talks", "Conference Presentations": the kind word only qualifies them
@@ -110,6 +112,10 @@ def heading_kind(heading: str) -> str | None:
     return kind
 
 
+#: A blog's heading over the links to its earlier posts, whatever it calls them.
+_CONTINUATION = re.compile(
+    r"^(?:more|older|earlier|other|further|previous)\s+(?:articles|posts|entries|items|stories)\b", re.I
+)
 #: Head nouns that hold a list named after them ("List of Publications", "A selection of papers"); a
 #: field's name does not ("Sociology of Work" names no positions).
 _CONTAINER_HEAD = re.compile(
