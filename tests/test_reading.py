@@ -2396,3 +2396,24 @@ def test_a_category_blog_reads_every_post_and_its_more_articles_list_as_news() -
         (None, "Paper in Biogeosciences on diel cycles"),
     ]
     assert _of(Paper, records) == []
+
+
+def test_an_ieee_reference_names_one_venue_with_or_without_italics() -> None:
+    plain = ["A. Rahman and R. M. Ibarra, &ldquo;Capacitor lifetime in flying-capacitor inverters,&rdquo; IEEE J. "
+             "Emerg. Sel. Topics Power Electron., early access, Dec. 2021, doi: 10.1109/JESTPE.2021.3135702.",
+             "R. T. Kondapalli and R. M. Ibarra, &ldquo;Matrix transformer design for LLC converters,&rdquo; in Proc. "
+             "IEEE ECCE, Cincinnati, OH, USA, 2017, pp. 1&ndash;8.",
+             "R. M. Ibarra, K. Lam, and A. Thorsen, &ldquo;A switched-capacitor LED driver,&rdquo; in Proc. IEEE "
+             "APEC, Washington, DC, USA, Feb. 2009, pp. 88&ndash;93."]
+    italic = [entry.replace("&rdquo; in ", "&rdquo; in <i>").replace("&rdquo; IEEE", "&rdquo; <i>IEEE")
+              .replace(", Cincinnati", "</i>, Cincinnati").replace(", Washington", "</i>, Washington")
+              .replace("Electron., early", "Electron.</i>, early") for entry in plain]
+
+    def page(entries: list[str]) -> list[Record]:
+        return _read("<h2>Publications</h2><ol>" + "".join(f"<li>{e}</li>" for e in entries) + "</ol>")
+
+    assert [p.venue for p in _of(Paper, page(plain))] == [
+        "IEEE J. Emerg. Sel. Topics Power Electron.", "Proc. IEEE ECCE", "Proc. IEEE APEC"
+    ]
+    stored = [StoredItem(kind=r.kind, key=r.key, fields=record_fields(r)) for r in page(plain)]
+    assert diff_items(stored, page(italic)).changes == ()

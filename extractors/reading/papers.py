@@ -660,15 +660,15 @@ def _venue(
             venue = _clean_venue(span.text)
             if not venue or start < 0:
                 return venue or None  # not found in the entry's text: no status around it to read
-            # Where the paper stands is part of the venue, written before the journal
-            # ("Revise and resubmit at X") or after it ("X, forthcoming").
-            if before := _STATUS_BEFORE.search(entry.text[max(start - 40, 0) : start]):
-                return f"{before.group('status')} {venue}"
-            status = _STATUS.search(entry.text[max(end - 2, 0) : end + 40]) or _STATUS_FOR_YEAR.search(entry.text)
-            if status is None and (closing := _TRAILING_STATUS.search(entry.text)):
-                # "In *Book*, edited by X. London: Press, forthcoming.": the citation ends with its status.
-                return with_status(venue, closing.group(0).strip(" ,;:().").strip())
-            return with_status(venue, status.group("status") if status else None)
+            return _with_status_around(venue, entry.text, start, end)
+    if title in entry.text and (quoted := _AFTER_QUOTED_TITLE.match(entry.text, entry.text.find(title) + len(title))):
+        # "“Title,” in Proc. IEEE ECCE, Cincinnati, OH, USA, 2017": IEEE sets the venue after the quote's
+        # comma and ends it at the next one, before its place, volume or date; italics or none.
+        venue = _clean_venue(quoted["venue"])
+        if quoted["venue"].endswith(".") and _ABBREVIATED_END.search(venue):
+            venue += "."  # "IEEE Trans. Coastal Eng.": an abbreviation keeps its stop
+        if venue and not looks_like_authors(venue) and not LINK_WORDS.match(venue) and venue[:1].isupper():
+            return _with_status_around(venue, entry.text, quoted.start("venue"), quoted.end("venue"))
     author_text = ", ".join(authors)
     for line in lines:
         if line != title and _PAPER_HONOUR.search(line) and not author_text:
@@ -712,6 +712,21 @@ def _venue(
     return None if under and _PAPER_HONOUR.search(under) else under  # "Winner, Best Paper Prize, …": an honour
 
 
+def _with_status_around(venue: str, text: str, start: int, end: int) -> str:
+    """A venue with where the paper stands, written before the journal ("Revise and resubmit at X")
+    or after it ("X, forthcoming")."""
+    if before := _STATUS_BEFORE.search(text[max(start - 40, 0) : start]):
+        return f"{before.group('status')} {venue}"
+    status = _STATUS.search(text[max(end - 2, 0) : end + 40]) or _STATUS_FOR_YEAR.search(text)
+    if status is None and (closing := _TRAILING_STATUS.search(text)):
+        # "In *Book*, edited by X. London: Press, forthcoming.": the citation ends with its status.
+        return with_status(venue, closing.group(0).strip(" ,;:().").strip())
+    return with_status(venue, status.group("status") if status else None)
+
+
+#: The venue after a title quoted with its comma inside the quotes (IEEE): up to the next comma.
+_ABBREVIATED_END = re.compile(r"\s[A-Z][a-z]{0,7}$")
+_AFTER_QUOTED_TITLE = re.compile(r"\s*,\s*[”\"]\s*(?:in\s+)?(?P<venue>[^,;“”\"]{2,120})")
 #: A piece that opens with the year, as the one after a journal does: "2021", "2024;15:123".
 _YEAR_FIRST = re.compile(r"^(?:19|20)\d\d(?:$|[;:(\s])")
 
