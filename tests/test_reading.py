@@ -2417,3 +2417,23 @@ def test_an_ieee_reference_names_one_venue_with_or_without_italics() -> None:
     ]
     stored = [StoredItem(kind=r.kind, key=r.key, fields=record_fields(r)) for r in page(plain)]
     assert diff_items(stored, page(italic)).changes == ()
+
+
+def test_a_cv_s_honours_and_grants_with_their_years_in_a_column_of_their_own_are_awards() -> None:
+    row = '<div class="cv-row"><div class="cv-date">{when}</div><div class="cv-item">{what}</div></div>'
+    honours = [("2022", "Elected Member, American Society for Clinical Investigation (ASCI)"),
+               ("2020", "Doris Duke Clinical Scientist Development Award"),
+               ("2011", "Alpha Omega Alpha Honor Medical Society")]
+    grants = [("2020&ndash;2025", "NIH/NHLBI K08 HL148231 (PI). Inflammatory selection of mutant clones"),
+              ("2021&ndash;2024", "Leukemia Research Program (Co-I; PI: P. Tremblay)")]
+    html = ("<h2>Honors and Awards</h2>" + "".join(row.format(when=w, what=t) for w, t in honours)
+            + "<h2>Research Support</h2>" + "".join(row.format(when=w, what=t) for w, t in grants))
+    records = _read(html)
+    assert _of(NewsItem, records) == []
+    assert [(a.title, a.year) for a in _of(Award, records)] == [
+        ("Elected Member", 2022),
+        ("Doris Duke Clinical Scientist Development Award", 2020),
+        ("Alpha Omega Alpha Honor Medical Society", 2011),
+        ("NIH/NHLBI K08 HL148231 (PI). Inflammatory selection of mutant clones", 2020),
+        ("Leukemia Research Program (Co-I; PI: P. Tremblay)", 2021),
+    ]

@@ -58,6 +58,8 @@ def read_award(entry: Entry, context: Context) -> Reading | None:
     if not lines or any(_COPYRIGHT.search(line) for line in entry.lines):
         return None  # nothing but furniture, or a page's footer (its address, its copyright)
     line, dated = _award_cells(entry) if entry.cells else (lines[0], "")
+    if not entry.cells and len(lines) > 1 and _only_a_date(lines[0]):
+        line = f"{lines[0]} {lines[1]}"  # a row of a CV: its year in a column of its own, then the honour
     if entry.heading and not entry.cells and entry.heading in lines and AWARD_WORDS.search(entry.heading):
         line = entry.heading  # a card titled by its award, its year and recipient on lines of their own
     if _THANKS.search(line) or _CONTACT.search(line):
@@ -105,8 +107,8 @@ def _award_cells(entry: Entry) -> tuple[str, str]:
 
 
 def _only_a_date(cell: str) -> bool:
-    found = find_range(cell)
-    return bool(found and not _YEAR_WORD.sub("", _MONTHS_AND_DASHES.sub("", cell)).strip(" ,.;()"))
+    found = find_range(cell) or parse_year(cell)
+    return bool(found and not _MONTHS_AND_DASHES.sub("", _YEAR_WORD.sub(" ", cell)).strip(" ,.;()"))
 
 
 _MONTHS_AND_DASHES = re.compile(
