@@ -628,6 +628,27 @@ def test_a_reformat_of_a_small_list_is_reported_as_edits() -> None:
     assert result.reformatted is None and [c.change for c in result.changes] == ["modified"] * 4
 
 
+def test_a_kind_read_anew_in_another_layout_tells_neither_its_losses_nor_its_arrivals() -> None:
+    # A new theme: the honours are read by their givers and dates, none alike enough to pair.
+    honours = [Award(title=f"{name} Award", organization=giver, year=2010 + n)
+               for n, (name, giver) in enumerate([("Early Career", "Society for Marine Ecology"),
+                                                   ("Best Paper", "Coastal Dynamics"),
+                                                   ("Teaching Excellence", "Northfield University"),
+                                                   ("Young Investigator", "Ocean Sciences Council"),
+                                                   ("Mentoring", "Graduate School")])]
+    read_anew = [Award(title=f"{month} {2010 + n} {a.organization}", year=2010 + n)
+                 for n, (month, a) in enumerate(zip(["June", "May", "April", "March", "July"], honours, strict=True))]
+    result = run([*papers(6), *honours], [*papers(6), *read_anew])
+    assert result.suspect is None and result.changes == ()
+    assert result.reformatted == "read anew: 5 of 5 awards gave way to 5 others"
+
+
+def test_a_news_list_that_rolls_over_is_not_read_anew() -> None:
+    result = run([*papers(6), *rolling_news(0, 5)], [*papers(6), *rolling_news(5, 5)])
+    assert result.reformatted is None
+    assert [c.change for c in result.changes].count("added") == 5
+
+
 def rolling_news(first: int, count: int) -> list[Record]:
     """A "latest news" widget, newest first: items first .. first+count-1 (higher is newer)."""
     return [

@@ -263,6 +263,10 @@ def diff_items(
     reason = _collapse_reason(old, new, unexplained, min_ratio=min_ratio, min_items=min_items_for_guard)
     if reason is not None:
         return DiffResult(changes=(), suspect=reason, unchanged=0)
+    # A list read anew in another layout tells neither its vanished items nor its new ones.
+    read_anew = _read_anew(old, lost, found)
+    reformats = {**reformats, **read_anew}
+    found = [e for e in found if e.kind not in read_anew]
     # A re-rendered list's items with no counterpart are not told as removed: the new rendering
     # may read a few of them differently; its new items are told.
     lost = [e for e in lost if e.kind not in reformats]
@@ -1183,6 +1187,21 @@ def _reformats(
         if affected >= REFORMAT_MIN_ITEMS and affected >= REFORMAT_MIN_SHARE * sizes[kind]:
             reasons[kind] = f"reformatted: {affected} of {sizes[kind]} {_plural(kind)} changed format"
     return reasons
+
+
+def _read_anew(old: Sequence[_Entry], lost: Sequence[_Entry], found: Sequence[_Entry]) -> dict[str, str]:
+    """The kinds a new layout read anew: most of their items would vanish and about as many new ones
+    arrive, none alike enough to pair. A page does not drop most of its roles, awards, members or
+    papers and add as many others in one edit; a news list that rolls over does (``_rotated_out``)."""
+    sizes, gone, came = (Counter(e.kind for e in entries) for entries in (old, lost, found))
+    return {
+        kind: f"read anew: {gone[kind]} of {sizes[kind]} {_plural(kind)} gave way to {came[kind]} others"
+        for kind in sorted(sizes)
+        if kind != "news"
+        and gone[kind] >= REFORMAT_MIN_ITEMS
+        and gone[kind] >= REFORMAT_MIN_SHARE * sizes[kind]
+        and came[kind] * 2 >= gone[kind]
+    }
 
 
 def _plural(kind: str) -> str:
