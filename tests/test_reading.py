@@ -2437,3 +2437,17 @@ def test_a_cv_s_honours_and_grants_with_their_years_in_a_column_of_their_own_are
         ("NIH/NHLBI K08 HL148231 (PI). Inflammatory selection of mutant clones", 2020),
         ("Leukemia Research Program (Co-I; PI: P. Tremblay)", 2021),
     ]
+
+
+def test_a_card_s_labelled_date_is_no_venue_and_the_rest_of_its_title_line_is() -> None:
+    card = ('<li class="card"><div class="content"><p><strong><a href="https://doi.org/10.1/x{n}">{title}</a>&nbsp;,'
+            '&nbsp;</strong>{venue}</p><p class="text-muted"><small>Published on: {date}</small></p>'
+            '<p>Kemi Oduya, <b>Daniel Aksoy</b></p></div></li>')
+    works = [("Platform Cooperatives and the Politics of Dispatch", "Information, Communication &amp; Society",
+              "Jul 20, 2023"),
+             ("Volunteer Labor and the Platform Commons", "New Media &amp; Society 22(9)", "Sep 01, 2020")]
+    html = "<h2>Publications</h2><ul>" + "".join(
+        card.format(n=n, title=t, venue=v, date=d) for n, (t, v, d) in enumerate(works)) + "</ul>"
+    assert [(p.venue, p.year) for p in _of(Paper, _read(html))] == [
+        ("Information, Communication & Society", 2023), ("New Media & Society", 2020)
+    ]

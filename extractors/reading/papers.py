@@ -269,7 +269,7 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
     names = not (cowritten or quoted_whole) and (_only_names(title) if marked else looks_like_authors(title))
     if (words < 2 and not _CHAPTER.match(lines[0])) or words > 50 or names or is_link_label(title):
         return None
-    if words <= 8 and (is_venue(title) or parse_date_text(title)):
+    if words <= 8 and (is_venue(title) or parse_date_text(_DATE_LABEL.sub("", title))):
         return None  # "CVPR, 2025" on a line of its own is where a paper appeared, not one; a date is when
     if (dated := _NAME_AND_MONTH.match(title)) and len(parse_date_text(dated["date"]) or "") > 4:
         return None  # "RAND (November 2020)" under a title: a journal's name and its issue, not a title
@@ -673,7 +673,10 @@ def _venue(
     for line in lines:
         if line != title and _PAPER_HONOUR.search(line) and not author_text:
             continue  # "Winner, Best Graduate Student Paper Prize, … Conference": an honour, not where it appeared
+        opened_by_title = line.lstrip(" “\"'").startswith(title)
         line = line.replace(title, " ", 1) if title in line else line
+        # "**Title**, Information, Communication & Society": the rest of the title's line after a comma names it.
+        venue_after_title = opened_by_title and line.lstrip(" ”\"'").startswith(",")
         if authors and (cut := author_prefix(line.strip())):
             line = _YEAR_IN_PARENS.sub("", line.strip()[cut:].lstrip(" .,:"))
         # A journal named by its volume and pages, whole: "SERIEs - Journal of the X 14, 417-433".
@@ -704,6 +707,7 @@ def _venue(
                 or (own_status is not None and own_status.start() == 0)  # "Revise and Resubmit."
                 or (status and _journal_name(bare.split()))  # "Blood. Accepted in principle."
                 or (_YEAR_FIRST.match(following) and _journal_name(bare.split(), most=6))  # "Blood. 2021;137:1"
+                or (venue_after_title and len(pieces) == 1 and _journal_name(bare.split()) and not _WITH.match(bare))
             ):
                 venue = _clean_venue(bare)
                 if venue and not LINK_WORDS.match(venue) and not _only_links(venue):
@@ -752,7 +756,9 @@ _STATUS_AT = re.compile(
 
 
 #: A label before a date: "Published: April 02, 2025", "Date: 2024-05-01".
-_DATE_LABEL = re.compile(r"^(?:published|posted|date|dated|updated|presented|released|online)\s?:\s*", re.I)
+_DATE_LABEL = re.compile(
+    r"^(?:published|posted|date|dated|updated|presented|released|online|awarded|issued)(?:\s(?:on|in))?\s?:\s*", re.I
+)
 
 
 def status_stated(citation: str) -> str | None:

@@ -299,7 +299,7 @@ def _parts_of_a_card(box: Box, group: Group, repeated: dict[tuple[str, str], int
     """The parts of one of a run of cards: blocks whose classes name different fields of it, or
     two or three paragraphs (a title over its citation, a name over a role). The card is the
     record; its parts are its lines. Dated paragraphs are news items of their own."""
-    if box.parent is None or (signature(box.parent), signature(box)) not in repeated:
+    if not _in_a_run_of_cards(box, repeated):
         return False
     if _named_fields(group.members):
         return True  # a list item's title, authors, source and links set as paragraphs are its lines
@@ -310,6 +310,25 @@ def _parts_of_a_card(box: Box, group: Group, repeated: dict[tuple[str, str], int
     if all(member.size >= _WHOLE_ENTRY for member in group.members):
         return False  # each a whole citation or story: a year's two papers, not a title over its line
     return not any(leading_date(line.text) for member in group.members for line in itertools.islice(member.lines(), 1))
+
+
+def _in_a_run_of_cards(box: Box, repeated: dict[tuple[str, str], int]) -> bool:
+    """Whether a box is one of a run of cards of one shape, or the only block inside one, a few
+    wrappers deep (``<li class="card"><div class="content">…``): no deeper, or a deep page's
+    chains of single blocks would each be walked from every link."""
+    for _ in range(_CARD_WRAPPERS + 1):
+        if box.parent is None:
+            return False
+        if (signature(box.parent), signature(box)) in repeated:
+            return True
+        if sum(type(child) is Box for child in box.parent.children) != 1:
+            return False
+        box = box.parent
+    return False
+
+
+#: How many single wrappers a card's parts may sit in.
+_CARD_WRAPPERS = 3
 
 
 def _named_fields(members: list[Box]) -> bool:
