@@ -18,7 +18,7 @@ pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found a
 #: Floors measured on the whole corpus; raise them as reading improves, never lower them.
 ADDED_RECALL_FLOOR = 0.96
 RECALL_FLOOR = 0.92
-PRECISION_FLOOR = 0.97
+PRECISION_FLOOR = 0.975
 #: Removals the truth does not list (the worst kind of false report), at most.
 FALSE_REMOVALS_CEILING = 5
 #: Reports on pairs whose truth lists nothing, at most.
