@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from extractors.reading.context import Context, Reading, is_noise, is_prose
-from extractors.reading.dates import find_range
+from extractors.reading.dates import find_range, parse_date_text
 from extractors.reading.entries import Entry
 from extractors.reading.names import is_person_name
 from watcher.records import Award, Paper
@@ -68,8 +68,7 @@ def read_award(entry: Entry, context: Context) -> Reading | None:
     if award is None or _ONLY_HEADING_WORDS.fullmatch(award.title):
         return None  # "Awards", "Honors & Awards": a heading or a menu link, not an award
     if award.year is None and dated:
-        held = find_range(dated)  # a grant held over years is dated by its start
-        award = Award(title=award.title, organization=award.organization, year=parse_year(held[0] if held else dated))
+        award = Award(title=award.title, organization=award.organization, year=_start_year(dated))
     if award.year is None and line is entry.heading:
         year = next((y for other in lines if (y := parse_year(other)) and len(other) <= _YEAR_LINE), None)
         award = Award(title=award.title, organization=award.organization, year=year)
@@ -102,19 +101,23 @@ def _award_cells(entry: Entry) -> tuple[str, str]:
         and not (index < len(entry.columns) and _RECIPIENT_COLUMN.match(entry.columns[index].strip(" :")))
         and not _HOLDER_PART.match(cell.strip(" .()"))
     ]
-    told = [cell for cell in cells if not _only_a_date(cell)]
-    return ", ".join(told), " ".join(cell for cell in cells if _only_a_date(cell))
+    dates = {cell for cell in cells if _only_a_date(cell)}
+    return ", ".join(c for c in cells if c not in dates), " ".join(c for c in cells if c in dates)
 
 
-def _only_a_date(cell: str) -> bool:
-    found = find_range(cell) or parse_year(cell)
-    return bool(found and not _MONTHS_AND_DASHES.sub("", _YEAR_WORD.sub(" ", cell)).strip(" ,.;()"))
+def _start_year(text: str) -> int | None:
+    """The year a text dates an award by: a grant held over years by its start ("Investigator Grant, 2024–2028")."""
+    held = find_range(text)
+    return parse_year(held[0]) if held else parse_year(text)
 
 
-_MONTHS_AND_DASHES = re.compile(
-    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?|\b\d{1,2}\b|present|now|ongoing|[-–—/]",
-    re.I,
-)
+def _only_a_date(text: str) -> bool:
+    """A date or a span of dates and nothing else: "2022", "Jan 2023 - Dec 2026", "2012–"."""
+    text = text.strip(" ,.;()")
+    if parse_date_text(text) is not None:
+        return True
+    span = find_range(text)
+    return span is not None and span[2] == 0 and span[3] >= len(text.rstrip(" -–—"))
 
 
 def parse_award_line(line: str, link_texts: list[str] | tuple[str, ...] = ()) -> Award | None:
@@ -122,9 +125,7 @@ def parse_award_line(line: str, link_texts: list[str] | tuple[str, ...] = ()) ->
     text = clean_text(line)
     if not text or len(text) > 300:
         return None
-    # A grant held over years is dated by its start ("Investigator Grant, 2024–2028").
-    held = find_range(text)
-    year = parse_year(held[0]) if held else parse_year(text)
+    year = _start_year(text)
     # A leading year is the award's ("2023: X Award"); a year then a colon later starts the reason.
     pieces = _REASON.split(_LEADING_YEAR.sub("", text), maxsplit=1)
     main = pieces[0]
