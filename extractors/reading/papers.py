@@ -150,7 +150,6 @@ _DRAFT_AFTER_TITLE = re.compile(
     r"[^—–]{0,40}$",
     re.I,
 )
-#: Co-authors a title field holds after the title ("… Fee Cap (with Kwame Mensah)"): its authors, not its words.
 #: A review described in brackets, as APA 7 writes it: "[Review of the book *Title*, by A. Author]". Alone it
 #: names the reviewed work, as other styles give it ("Review of *Title*, by A. Author"); after a review's own
 #: title it is a note on that title.
@@ -159,6 +158,7 @@ _REVIEW_NOTE = re.compile(
     r"(?P<work>[^\[\]]{2,300}?),\s+(?:by|edited by|ed\. by|directed by)\s[^\[\]]{1,300}\]",
     re.I,
 )
+#: Co-authors a title field holds after the title ("… Fee Cap (with Kwame Mensah)"): its authors, not its words.
 _WITH_AFTER_TITLE = re.compile(r"(?<=\S)\s*\((?:joint )?with\s+[^()]{3,200}\)\s*$", re.I)
 #: A status badge set right after a title ("… sediments <span class="badge">Preprint</span>"): not its words.
 _BADGE_AFTER_TITLE = re.compile(
@@ -728,8 +728,9 @@ def _with_status_around(venue: str, text: str, start: int, end: int) -> str:
     return with_status(venue, status.group("status") if status else None)
 
 
-#: The venue after a title quoted with its comma inside the quotes (IEEE): up to the next comma.
+#: A venue that ends in an abbreviated word ("… Coastal Eng"), whose full stop is its own.
 _ABBREVIATED_END = re.compile(r"\s[A-Z][a-z]{0,7}$")
+#: The venue after a title quoted with its comma inside the quotes (IEEE): up to the next comma.
 _AFTER_QUOTED_TITLE = re.compile(r"\s*,\s*[”\"]\s*(?:in\s+)?(?P<venue>[^,;“”\"]{2,120})")
 #: A piece that opens with the year, as the one after a journal does: "2021", "2024;15:123".
 _YEAR_FIRST = re.compile(r"^(?:19|20)\d\d(?:$|[;:(\s])")
