@@ -1640,6 +1640,21 @@ def test_the_header_s_post_beside_its_dated_appointment_is_one_role_and_a_promot
     ]
 
 
+def test_how_long_a_post_lasted_beside_its_dates_is_neither_its_title_nor_its_place() -> None:
+    roles = _of(Role, _read(
+        "<h1>Noor Haddad</h1><h2>Work experience</h2><ul>"
+        "<li><b>Research Scientist</b>, Quillmark Labs<br>Mar 2022 &ndash; Present &middot; 4 years 8 months</li>"
+        "<li><b>Postdoctoral Researcher</b>, University of Eastmoor<br>Sep 2019 - Feb 2022 &middot; 2 yrs 6 mos</li>"
+        "<li>Jan 2017 &ndash; Aug 2019 (2 years, 7 months, 19 days)</li>"
+        "<li><b>Data Analyst</b>, Harbor Health, 2015 &ndash; 2016 (1 year)</li></ul>"
+    ))  # fmt: skip
+    assert [(r.title, r.organization, r.start) for r in roles] == [
+        ("Research Scientist", "Quillmark Labs", "2022-03"),
+        ("Postdoctoral Researcher", "University of Eastmoor", "2019-09"),
+        ("Data Analyst", "Harbor Health", "2015"),
+    ]
+
+
 def test_a_vancouver_citation_in_press_after_its_year_is_published_when_its_volume_appears() -> None:
     entry = "<li>Ota K*, Brun A*, <b>Lind M</b><sup>&dagger;</sup>. Risk and censoring. <i>Biostatistics</i>. {tail}"
     other = "<li>Lind M, Sato K. Survival trees, part {n}. <i>Stat Med</i>. 2021;40({n}):1-9.</li>"

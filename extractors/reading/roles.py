@@ -47,6 +47,10 @@ _SINGLE = re.compile(
     re.I,
 )
 _WEB_ADDRESS = re.compile(r"\s*\((?:[\w-]+\.)+[a-z]{2,}\)")
+#: How long a post lasted, as CV themes and professional profiles set it beside the dates
+#: ("· 4 years 8 months", "(2 yrs, 7 mos)"): counted from the dates, it names nothing.
+_UNIT = r"\d+\s*(?:years?|yrs?|months?|mos?|weeks?|wks?|days?)\b"
+_DURATION = re.compile(rf"[\s·•|,(-]*{_UNIT}(?:[\s,]*(?:and\s+)?{_UNIT})*\)?", re.I)
 _NEXT_SENTENCE = re.compile(r"[a-z]{3,}[.!?]\s+[A-Z][a-z]+\s+\w+\s+\w+")
 _TRAILING_AT = re.compile(r"\s+(?:at|@|in|with)$")
 _LEADING_AS = re.compile(r"^(?:as|,)\s+")
@@ -109,7 +113,10 @@ def parse_role_line(line: str, emphasis: Sequence[str] = ()) -> Role | None:
             if start is not None:
                 rest = f"{text[: m.start()]} {text[m.end() :]}".strip()
                 break
-    rest = _WEB_ADDRESS.sub("", rest).strip(" ,;:.-–—|()")
+    rest = _WEB_ADDRESS.sub("", rest)
+    if start is not None or end is not None:
+        rest = _DURATION.sub("", rest)
+    rest = rest.strip(" ,;:.-–—|()")
     if not rest or len(rest.split()) > 16 or _NEXT_SENTENCE.search(rest):
         return None
     title, organization = _split_title_org(rest, emphasis)
