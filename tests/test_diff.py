@@ -643,6 +643,25 @@ def test_a_kind_read_anew_in_another_layout_tells_neither_its_losses_nor_its_arr
     assert result.reformatted == "read anew: 5 of 5 awards gave way to 5 others"
 
 
+def test_an_item_filed_under_another_kind_in_a_new_layout_is_neither_removed_nor_added() -> None:
+    # "In the News" read as posts in one layout and as dated news in the next; one real item arrives.
+    mentions = ["Interviewed by Harbor Public Radio on reef heatwaves", "Quoted in Coastal Weekly on storm surge maps"]
+    before = [*papers(6), *(Role(title=text) for text in mentions)]
+    after = [
+        *papers(6),
+        *(NewsItem(date=f"2025-0{n + 1}-10", text=text) for n, text in enumerate(reversed(mentions))),
+        NewsItem(date="2025-06-01", text="Our lab welcomes two new doctoral students"),
+    ]
+    result = run(before, after)
+    assert [(c.change, c.kind, c.after["text"]) for c in result.changes] == [
+        ("added", "news", "Our lab welcomes two new doctoral students")
+    ]
+    # A paper's title inside a news item is news about it, not the paper read again.
+    news = NewsItem(date="2025-06-01", text="Study 5 of tidal sediment transport is out in Coastal Research")
+    changes = run(papers(6), [*papers(5), news]).changes
+    assert sorted((c.change, c.kind) for c in changes) == [("added", "news"), ("removed", "paper")]
+
+
 def test_a_news_list_that_rolls_over_is_not_read_anew() -> None:
     result = run([*papers(6), *rolling_news(0, 5)], [*papers(6), *rolling_news(5, 5)])
     assert result.reformatted is None

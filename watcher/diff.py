@@ -256,6 +256,9 @@ def diff_items(
     # Only a re-rendered list silences its loose pairs; elsewhere they stay removed and added.
     renderings = [(b, a) for b, a in renderings if b.kind in reformats]
     silenced = {id(b) for b, _ in renderings} | {id(a) for _, a in renderings}
+    # An item a new layout files under another kind ("In the News" read as posts in one layout,
+    # as news in the next) is the same item: neither removed nor added.
+    silenced.update(id(e) for pair in _pair_across_kinds(lost, found) for e in pair)
     lost = [e for e in lost if id(e) not in silenced]
     found = [e for e in found if id(e) not in silenced]
     rotated = _rotated_out(old, new, lost, found)
@@ -1157,6 +1160,27 @@ def _pair_renderings(lost: Sequence[_Entry], found: Sequence[_Entry]) -> list[tu
         ]
         pairs.extend((olds[i], news[j]) for i, j in _pair_greedily(candidates))
     return pairs
+
+
+def _pair_across_kinds(lost: Sequence[_Entry], found: Sequence[_Entry]) -> list[tuple[_Entry, _Entry]]:
+    """Vanished and new items of different kinds whose labels are the same words, in any order."""
+    import numpy as np
+    from rapidfuzz import fuzz, process
+
+    olds = [e for e in lost if len(_label(e)) >= RENDERING_MIN_LABEL]
+    news = [e for e in found if len(_label(e)) >= RENDERING_MIN_LABEL]
+    if not olds or not news or len({e.kind for e in olds} | {e.kind for e in news}) < 2:
+        return []
+    sims = process.cdist(
+        [_label(e) for e in olds], [_label(e) for e in news], scorer=fuzz.token_sort_ratio,
+        score_cutoff=RENDERING_THRESHOLD, dtype=np.float32,
+    )  # fmt: skip
+    candidates = [
+        (float(sims[i, j]), int(i), int(j))
+        for i, j in zip(*np.nonzero(sims), strict=True)
+        if olds[i].kind != news[j].kind
+    ]
+    return [(olds[i], news[j]) for i, j in _pair_greedily(candidates)]
 
 
 def _distinct_identities(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
