@@ -1640,6 +1640,23 @@ def test_the_header_s_post_beside_its_dated_appointment_is_one_role_and_a_promot
     ]
 
 
+def test_a_card_naming_where_and_when_above_the_post_reads_the_post_as_the_title() -> None:
+    card = (
+        '<div class="item"><div class="where"><h3>{place}</h3><span>{years}</span></div>'
+        '<div class="position">{post}</div><p>Worked on coastal models.</p></div>'
+    )
+    jobs = [("Quillmark Labs", "2022 &ndash; Present", "Research Scientist"),
+            ("University of Eastmoor", "2019 &ndash; 2022", "Postdoctoral Researcher")]
+    roles = _of(Role, _read(
+        "<h1>Noor Haddad</h1><h2>Work</h2>"
+        + "".join(card.format(place=p, years=y, post=t) for p, y, t in jobs)
+    ))  # fmt: skip
+    assert [(r.title, r.organization, r.start) for r in roles] == [
+        ("Research Scientist", "Quillmark Labs", "2022"),
+        ("Postdoctoral Researcher", "University of Eastmoor", "2019"),
+    ]
+
+
 def test_how_long_a_post_lasted_beside_its_dates_is_neither_its_title_nor_its_place() -> None:
     roles = _of(Role, _read(
         "<h1>Noor Haddad</h1><h2>Work experience</h2><ul>"

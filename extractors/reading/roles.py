@@ -77,9 +77,30 @@ def read_role(entry: Entry, context: Context) -> Reading | None:
     if role.organization is None and (role.start or role.end) and len(lines) > 1 and _names_a_place(lines[1]):
         # "Consultant (2025–Present)" over "Sony Interactive Entertainment": the title line, then where.
         role = replace(role, organization=clean_text(lines[1]))
+    elif _only_a_place(role) and (post := next((line for line in lines[1:3] if _names_a_post(line)), None)):
+        # "Quillmark Labs", "2022 – Present", "Research Scientist": where and when, then the post.
+        role = replace(role, title=clean_title(post), organization=role.title)
     score = 0.3 + (0.35 if role.start or role.end else 0.0) + (0.2 if ROLE_WORDS.search(role.title) else 0.0)
     score += 0.1 if role.organization else 0.0
     return Reading.of(role, score)
+
+
+def _only_a_place(role: Role) -> bool:
+    """A dated line that named where, not what: "Quillmark Labs, 2022 – Present"."""
+    return (
+        role.organization is None
+        and bool(role.start or role.end)
+        and not ROLE_WORDS.search(role.title)
+        and not EDUCATION_WORDS.search(role.title)
+    )
+
+
+def _names_a_post(line: str) -> bool:
+    """A short line that names a post or a degree, with no date of its own."""
+    return (
+        _names_a_place(line)
+        and bool(ROLE_WORDS.search(line) or EDUCATION_WORDS.search(line))
+    )
 
 
 def _names_a_place(line: str) -> bool:
