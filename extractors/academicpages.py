@@ -53,6 +53,7 @@ from watcher.text import (
     normalise_key,
     parse_date,
     parse_year,
+    without_tags,
 )
 
 __all__ = [
@@ -73,7 +74,6 @@ __all__ = [
 #: A reference-style link, "[Min-Yen Kan][kan]" or "[Kan][]", whose target is defined elsewhere.
 _REFERENCE_LINK = re.compile(r"\[([^\[\]]+)\]\[[^\[\]]*\]")
 _LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]*)>?(?:\s+\"[^\"]*\")?\s*\)")
-_HTML_TAG = re.compile(r"<[^>]+>")
 _EMPHASIS = re.compile(r"(\*{1,3}|_{1,3})(?=\S)(.+?)(?<=\S)\1")
 _BULLET = re.compile(r"^(\s*)(?:[*+\-]|\d+[.)])\s+(.*)$")
 _ATX = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
@@ -85,7 +85,7 @@ def strip_markdown(text: str) -> str:
     text = without_liquid(text)
     text = _LINK.sub(lambda m: m.group(1), text)
     text = _REFERENCE_LINK.sub(r"\1", text)
-    text = _HTML_TAG.sub(" ", text)
+    text = without_tags(text)
     for _ in range(2):  # nested emphasis (**_x_**)
         text = _EMPHASIS.sub(r"\2", text)
     return clean_text(text.replace("\\", ""))
@@ -676,7 +676,7 @@ def _html_li_to_markdown(line: str) -> str:
     line = re.sub(r"<ul.*", "", line, flags=re.S)
     line = re.sub(r"</?(?:strong|b)>", "**", line)
     line = re.sub(r"<a\s[^>]*href=[\"']([^\"']+)[\"'][^>]*>(.*?)</a>", r"[\2](\1)", line, flags=re.S)
-    return clean_text(_HTML_TAG.sub(" ", line))
+    return clean_text(without_tags(line))
 
 
 # ---------------------------------------------------------------- the extractor

@@ -112,17 +112,16 @@ class Extractor:
 
 
 _HEADING_ELEMENT = re.compile(r"<(h[1-6]|heading)\b[^>]*>(.{1,200}?)</\1\s*>", re.I | re.S)
-_TAG = re.compile(r"<[^>]*>")
 
 
 def headed_kinds(html: str) -> set[str]:
     """The kinds the page's heading elements announce ("News", "Honors"), by a scan of its markup."""
     from extractors.reading.vocabulary import heading_kind
-    from watcher.text import clean_text
+    from watcher.text import clean_text, without_tags
 
     kinds = set()
     for match in _HEADING_ELEMENT.finditer(html):
-        if kind := heading_kind(clean_text(_TAG.sub(" ", match.group(2)))):
+        if kind := heading_kind(clean_text(without_tags(match.group(2)))):
             kinds.add(kind)
     return kinds
 

@@ -88,6 +88,14 @@ def without_html_comments(text: str) -> str:
     return _HTML_COMMENT.sub(" ", text)
 
 
+_HTML_TAG = re.compile(r"<[^>]*>")
+
+
+def without_tags(text: str) -> str:
+    """``text`` with each HTML tag made one space: the words of a markup fragment."""
+    return _HTML_TAG.sub(" ", text)
+
+
 def clean_text(text: str | None) -> str:
     """Collapse whitespace (including non-breaking spaces) and trim."""
     if not text:
