@@ -812,7 +812,7 @@ def read_awards(lines: Sequence[Line]) -> list[Award]:
         text = line.text
         if _noise(text) or _link_line(line):
             continue
-        if _YEAR_ALONE.fullmatch(text.strip()):
+        if _YEAR_RE.fullmatch(text.strip()):
             year_alone = parse_year(text)
             continue
         title = _without_trailing_year(text).strip(" ,.;-–")
@@ -820,9 +820,6 @@ def read_awards(lines: Sequence[Line]) -> list[Award]:
             awards.append(Award(title=title, year=parse_year(text) or year_alone))
         year_alone = None
     return awards
-
-
-_YEAR_ALONE = re.compile(r"(?:19|20)\d\d")
 
 
 _SEPARATE_YEAR = re.compile(r"\s*(?:,\s*|\(\s*)(?:19|20)\d\d\s*\)?\s*$")
