@@ -744,6 +744,18 @@ def test_a_preprint_server_appearing_as_the_venue_is_not_news() -> None:
         assert change.delta == {"venue": {"old": None, "new": venue}}
 
 
+def test_one_preprint_label_written_as_another_is_not_news_but_a_journal_is() -> None:
+    def paper(venue: str) -> Paper:
+        return Paper(title="Sparse Reef Maps", venue=venue, year=2023)
+
+    for old, new in (("PsyArXiv (preprint)", "PsyArXiv"), ("Working paper", "SSRN Working Paper"),
+                     ("arXiv preprint", "arXiv:2106.10866")):
+        assert run([*papers(4), paper(old)], [*papers(4), paper(new)]).changes == ()
+    for old, new in (("PsyArXiv (preprint)", "Cognition"), ("arXiv 2023", "CoRR 2024")):
+        change = only(run([*papers(4), paper(old)], [*papers(4), paper(new)]))
+        assert change.delta == {"venue": {"old": old, "new": new}}
+
+
 def test_an_entry_reused_for_another_paper_is_one_added_and_one_removed() -> None:
     before = [*papers(4), Paper(title="Recsys Feedback for Reranking", arxiv="2410.05939")]
     after = [*papers(4), Paper(title="Direct Preference Optimization for Recommenders", arxiv="2410.05939")]

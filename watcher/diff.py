@@ -146,7 +146,8 @@ class FieldRule:
     ``touch_up_tolerant`` ignores an edit that adds at most one word and drops at most three,
     numbers untouched ("won" -> "wins", ", Austin, Texas, US" -> ", Austin, Texas").
     ``quiet_preprint`` does not report a preprint server appearing as the value ("arXiv" for a
-    paper listed without a venue): the listing said as much.
+    paper listed without a venue): the listing said as much; nor one preprint label written as
+    another ("PsyArXiv (preprint)" -> "PsyArXiv", "Working paper" -> "SSRN").
     ``span_tolerant`` ignores years dropped from the same words ("PhD (2016-2022)" restyled as
     "PhD (2022)"): no date is new; a year that appears ("2019-" -> "2019-2024") is reported.
     ``detail_tolerant`` ignores words put in that only qualify the same position: its field
@@ -921,6 +922,17 @@ def _reportable(rule: FieldRule, old: Any, new: Any) -> bool:
         or (rule.detail_tolerant and _only_detail_added(old, new))
         or (rule.fuller_tolerant and _only_named_more_fully(old, new))
         or (rule.former_tolerant and new in _FORMER and old.startswith(f"{new} "))
+        or (rule.quiet_preprint and _one_preprint_label_for_another(old, new))
+    )
+
+
+def _one_preprint_label_for_another(old: str, new: str) -> bool:
+    """Both name only a preprint server or a draft's label, of the same years ("arXiv 2023" ->
+    "CoRR 2024" is a new version)."""
+    return (
+        is_preprint_server_venue(old)
+        and is_preprint_server_venue(new)
+        and _years_and_words(old)[0] == _years_and_words(new)[0]
     )
 
 
