@@ -126,12 +126,16 @@ def _key(name: Any) -> str:
 
 # ------------------------------------------------------------------ field names, by part
 
-_TITLE = ("title", "papertitle", "articletitle")
+#: "headline" is schema.org's name for an article's title.
+_TITLE = ("title", "papertitle", "articletitle", "headline")
 #: In order: where the work appeared before who published it (a chapter's book before its press).
 _VENUE = ("venue", "journal", "journaltitle", "booktitle", "book", "conference", "proceedings", "containertitle",
           "container", "in", "publication", "publishedin", "journalname", "conferencename", "venuename", "series",
           "publisher", "pubinfo", "repository")
-_YEAR_FIELDS = ("year", "pubyear")
+_YEAR_FIELDS = ("year", "pubyear", "yr")
+#: Who wrote a work, besides any "author…" field: a byline, Zotero's and Dublin Core's creators.
+#: ("by" may name an award's giver as well as a work's authors: it is neither.)
+_AUTHOR_FIELDS = ("byline", "creators", "creator")
 #: A day written as ISO dates are, whatever field holds it.
 _ISO_DAY = re.compile(r"^(?:19|20)\d\d-[01]\d-[0-3]\d(?:[T ][\d:.]+Z?)?$")
 _STATUS = ("status", "pubstatus", "publicationstatus", "state", "note", "notes", "details", "info", "comment")
@@ -154,6 +158,8 @@ _CURRENT_FLAGS = ("current", "active", "iscurrent")
 _NOW = ("now", "nowat", "current", "currentposition", "currentrole", "currentaffiliation", "currently", "placement",
         "destination", "movedto")
 _NEXT = ("next", "nextjob", "nextposition")
+#: Fields only a former member has: where they went ("now: Assistant Professor, X").
+_LEFT_FOR = ("now", "nowat", "placement", "destination", "movedto", *_NEXT)
 _ALUMNI_DEGREE = ("degree", "graduated", "purpose")
 _FIRST_JOB = ("firstjob", "job")
 #: Fields that describe a person rather than name a role: never read as the role.
@@ -310,7 +316,10 @@ class _Fields:
         return max((t for t in prose if not _looks_like_link(t)), key=len, default="")
 
     def authors(self) -> tuple[str, ...]:
-        value = next((v for k, v in self.by_key.items() if k.startswith("author") and _present(v)), None)
+        value = next(
+            (v for k, v in self.by_key.items() if (k.startswith("author") or k in _AUTHOR_FIELDS) and _present(v)),
+            None,
+        )
         return authors_of(value)
 
     def name(self) -> str:
@@ -506,6 +515,7 @@ def member_from_fields(raw: Mapping[str, Any], group: str = "", *, alumni: bool 
         or any(fields.by_key.get(flag) is True for flag in _ALUMNI_FLAGS)
         or any(fields.by_key.get(flag) is False for flag in _CURRENT_FLAGS)
         or bool(ALUMNI_WORDS.search(labels))
+        or bool(fields.text(_LEFT_FOR, words=20))
     )
     line = _person_line(fields, stated)
     if not alumni:

@@ -177,6 +177,34 @@ def test_a_membership_field_naming_alumni_makes_an_alumnus() -> None:
     ]
 
 
+def test_a_person_with_a_field_saying_where_they_went_is_a_former_member_in_any_group() -> None:
+    # The group's label is in another language ("Antiguos miembros"); that they left is in their fields.
+    data = {"groups": [{"label": "Antiguos miembros", "people": [
+        {"name": "Rosa Cifuentes", "role": "PhD student", "period": "2016-2021",
+         "now": "Assistant Professor, Sierra Alta University"},
+        {"name": "Ivo Medina", "role": "Research Assistant", "placement": "UX Researcher, Bluefin"},
+    ]}, {"label": "Doctorandos", "people": [{"name": "Ana Ferro", "role": "PhD student", "since": 2020}]}]}
+    assert _records(data, "members") == [
+        Member(name="Rosa Cifuentes", role="Alumni (PhD student; now Assistant Professor, Sierra Alta University)"),
+        Member(name="Ivo Medina", role="Alumni (Research Assistant; now UX Researcher, Bluefin)"),
+        Member(name="Ana Ferro", role="PhD student"),
+    ]
+
+
+def test_a_work_titled_by_its_headline_with_a_byline_is_a_paper() -> None:
+    data = [
+        {"yr": 2025, "headline": "Gender cues in bilingual reading", "byline": "Ferro, A., & Lasa, G.",
+         "published_in": "PsyArXiv (preprint)"},
+        {"yr": 2024, "headline": "Agreement attraction in relative clauses", "creators": ["Ivo Medina", "Ana Ferro"],
+         "published_in": "Journal of Sentence Processing"},
+    ]
+    assert [(p.title, p.authors, p.venue, p.year) for p in _records(data, "papers")] == [
+        ("Gender cues in bilingual reading", ("Ferro, A.", "Lasa, G."), "PsyArXiv (preprint)", 2025),
+        ("Agreement attraction in relative clauses", ("Ivo Medina", "Ana Ferro"), "Journal of Sentence Processing",
+         2024),
+    ]
+
+
 def test_where_an_alumnus_went_is_read_from_a_free_field_that_says_now() -> None:
     data = [
         {"name": "Dr. Mira Castellanos", "duration": "PhD (2020-2025)", "info": "now Research Scientist at Halcyon"},
