@@ -592,6 +592,11 @@ def test_decode_body_order_and_bad_bytes() -> None:
     assert decode_body(b"\x93quoted\x94", None) == "\u201cquoted\u201d"  # windows-1252 quotes
     assert decode_body(b"x\xff\xfe", "text/plain; charset=utf-8") == "x\ufffd\ufffd"
     assert decode_body(b"plain", "text/plain; charset=no-such-codec") == "plain"
+    # A static host calls every page UTF-8; a Word export says windows-1252 itself, and its bytes agree.
+    word = b'<meta http-equiv=Content-Type content="text/html; charset=windows-1252"><p>Prix H\xe9lo\xefse</p>'
+    assert decode_body(word, "text/html; charset=utf-8").endswith("<p>Prix Héloïse</p>")
+    assert decode_body(word.replace(b"\xe9", "é".encode()).replace(b"\xef", "ï".encode()),
+                       "text/html; charset=utf-8").endswith("<p>Prix Héloïse</p>")
 
 
 # -- content types -------------------------------------------------------------------------

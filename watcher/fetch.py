@@ -647,12 +647,20 @@ def decode_body(body: bytes, content_type: str | None) -> str:
 
     Order: a byte-order mark (it wins over the header, as in browsers), the Content-Type
     charset, a ``<meta charset>`` / http-equiv in the first 2 KB, then UTF-8 if the bytes are
-    valid UTF-8, else windows-1252 (a superset of latin-1 that old pages really use).
+    valid UTF-8, else windows-1252 (a superset of latin-1 that old pages really use). A header
+    saying UTF-8 over bytes that are not gives way to the page's own meta charset.
     """
     for bom, encoding in _BOMS:
         if body.startswith(bom):
             return body.decode(encoding, errors="replace")
     declared = _charset_from_content_type(content_type) or _charset_from_meta(body[:_META_SNIFF_BYTES])
+    if declared == "utf-8" and (own := _charset_from_meta(body[:_META_SNIFF_BYTES])) not in (None, "utf-8"):
+        # A server that calls every page UTF-8 (static hosts do) serves an old page written in
+        # its own charset (a Word export in windows-1252): bytes that are no UTF-8 follow the page.
+        try:
+            return body.decode("utf-8")
+        except UnicodeDecodeError:
+            return body.decode(own, errors="replace")
     if declared:
         return body.decode(declared, errors="replace")
     try:
