@@ -628,11 +628,13 @@ def test_a_month_and_short_year_in_brackets_alone_in_a_cell_dates_its_row() -> N
          Award(title="51 Pegasi b Fellowship", organization="Heising-Simons Foundation", year=2022)),
         ("2022 — FONDECYT Regular grant 1221234 (2022–2025) (Matías Errázuriz)",
          Award(title="FONDECYT Regular grant 1221234", year=2022)),
+        ("2024 Prix Cormier-Lavoie, Société d’histoire du Nord, for “Ice Roads and Winter Credit”",
+         Award(title="Prix Cormier-Lavoie", organization="Société d’histoire du Nord", year=2024)),
     ],
     ids=["year-colon", "year-month", "recipient-first", "giver-after-dash", "reason-after-dash",
          "recipient-comma", "recipient-after-dash", "recipient-in-brackets", "year-in-brackets",
          "grant-by-sponsor-then-project", "grant-by-project-then-sponsor", "number-after-year-dash",
-         "recipient-after-years"],
+         "recipient-after-years", "work-honoured-in-quotes"],
 )
 def test_award_lines(line: str, award: Award) -> None:
     assert parse_award_line(line) == award

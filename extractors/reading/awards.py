@@ -35,6 +35,8 @@ _COMMA = re.compile(r",\s+")
 #: The most characters of a card's line that gives only its award's year ("2024", "March 2024").
 _YEAR_LINE = 20
 _QUOTED_PROJECT = re.compile(r"[“\"]([^”\"]{10,200})[”\"]")
+_HONOURED = re.compile(r"^for\s+[“\"*_]", re.I)
+_FOR_END = re.compile(r"\bfor\s*$", re.I)
 #: A few capitalised words after a dash, naming who gave an award ("– CVPR 2023"), not a reason.
 _GIVER = re.compile(r"^(?!For\b)[A-Z][\w&.'-]*(?:\s+(?:[A-Z0-9][\w&.'-]*|of|the|and|for|on|in)){0,6}\.?$")
 _YEAR_WORD = re.compile(r"\b(?:19|20)\d\d\b")
@@ -143,9 +145,11 @@ def parse_award_line(line: str, link_texts: list[str] | tuple[str, ...] = ()) ->
     main = _TRAILING_YEAR.sub("", main).strip(" ,.;")
     if not main:
         return None
-    parts = [p.strip() for p in _COMMA.split(main) if p.strip()]
+    # "…, for “Ice Roads and Winter Credit”": what the award honoured, neither its name nor its giver.
+    parts = [p.strip() for p in _COMMA.split(main) if p.strip() and not _HONOURED.match(p.strip())] or [main]
     title, organization = parts[0], (", ".join(parts[1:]) or None)
-    if (quoted := _QUOTED_PROJECT.search(main)) and not AWARD_WORDS.search(main[: quoted.start()]):
+    quoted = _QUOTED_PROJECT.search(main)
+    if quoted and not AWARD_WORDS.search(main[: quoted.start()]) and not _FOR_END.search(main[: quoted.start()]):
         # A grant named by its sponsor, then its project in quotes ("National Institutes of Health,
         # NIGMS, R35 GM155408, “Radical Approaches to …”"): the project names the grant.
         title, organization = quoted.group(1).strip(" ,."), main[: quoted.start()].strip(" ,;") or None
