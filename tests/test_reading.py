@@ -1659,6 +1659,34 @@ def test_a_card_naming_where_and_when_above_the_post_reads_the_post_as_the_title
     ]
 
 
+def test_a_word_processor_s_bold_paragraphs_head_the_paragraphs_of_a_cv_s_parts() -> None:
+    # A document saved as a web page: every line a paragraph, the parts' names bold (small capitals
+    # by style, not in capitals), some bilingual.
+    def para(text: str, bold: bool = False) -> str:
+        inner = f"<b><span>{text}</span></b>" if bold else f"<span>{text}</span>"
+        return f"<p class=MsoNormal>{inner}</p>"
+
+    articles = [
+        f"Marchand, Élise. “Notaries and Widows in Port Towns, Part {n}.” <i>Atlantic History</i> {n} (2021): 1–20."
+        for n in range(1, 4)
+    ]
+    html = "".join([
+        para("Élise Marchand"), para("Publications", bold=True), para("Ouvrage dirigé / Edited Volume", bold=True),
+        para("Marchand, Élise, ed. <i>Ledgers of the Garrison Town</i>. Rivière Press, 2020."),
+        para("Articles avec comité de lecture / Refereed Journal Articles", bold=True), *map(para, articles),
+        para("Prix et distinctions / Honours and Awards", bold=True),
+        "<table><tr><td>2024</td><td>Prix Cormier-Lavoie, Société d’histoire du Nord</td></tr>"
+        "<tr><td>2019</td><td>Doctoral Fellowship, History Research Council</td></tr></table>",
+    ])
+    records = _read(html)
+    assert [p.title for p in _of(Paper, records)] == [
+        "Ledgers of the Garrison Town", *(f"Notaries and Widows in Port Towns, Part {n}" for n in range(1, 4))
+    ]
+    assert [(a.title, a.year) for a in _of(Award, records)] == [
+        ("Prix Cormier-Lavoie", 2024), ("Doctoral Fellowship", 2019)
+    ]
+
+
 def test_how_long_a_post_lasted_beside_its_dates_is_neither_its_title_nor_its_place() -> None:
     roles = _of(Role, _read(
         "<h1>Noor Haddad</h1><h2>Work experience</h2><ul>"

@@ -397,13 +397,18 @@ def _is_bold_heading(box: Box, following: Box | Line | None) -> bool:
     if box.tag not in ("p", "div") or len(box.children) != 1 or type(line := box.children[0]) is not Line:
         return False
     text = line.text.strip(" :")
-    # Over a list; or, set in capitals, over the paragraphs a site builder makes of its entries
-    # ("GRANTS, FELLOWSHIPS & HONORS").
-    if type(following) is not Box or not (following.tag in _WRAPPERS or (text.isupper() and following.tag == "p")):
+    # A bilingual heading ("Prix et distinctions / Honours and Awards") is as long as its longer half.
+    words = max(len(half.split()) for half in text.split(" / "))
+    if type(following) is not Box or not text or words > 6 or any(s.kind == "link" for s in line.spans):
         return False
-    if not text or len(text.split()) > 6 or any(span.kind == "link" for span in line.spans):
+    kind = heading_kind(text)
+    # Over a list; or over the paragraphs a site builder or a word processor makes of its entries,
+    # set in capitals ("GRANTS, FELLOWSHIPS & HONORS") or naming a part of a CV ("Publications",
+    # "Honours and Awards"). A bold post under a card's name ("PhD Student") heads no paragraphs.
+    over_paragraphs = following.tag == "p" and (text.isupper() or kind not in (None, "member"))
+    if not (following.tag in _WRAPPERS or over_paragraphs):
         return False
-    return line.in_bold(text) and bool(heading_kind(text) or is_year_heading(text))
+    return line.in_bold(text) and bool(kind or is_year_heading(text))
 
 
 def is_header_row(row: Box) -> bool:

@@ -33,7 +33,7 @@ KIND_OF_WORDS: tuple[tuple[str, str], ...] = (
      r"|work in progress|works? in progress|selected works?|submitted|under review|in press|patents?"
      r"|dissertations?|reports?|peer[- ]reviewed|refereed|forthcoming|accepted|pubs"
      # The humanities' words for their lists: "Edited volumes", "Essays", "Public history and other writing".
-     r"|volumes|monographs?|essays|writings|(?:other|public|selected|popular) writing|book reviews?"),
+     r"|volumes?|monographs?|essays|writings|(?:other|public|selected|popular) writing|book reviews?"),
     ("role", r"experiences?|positions?|academic posts|posts held|employment|appointments?|education|qualifications"
      r"|career|work history"
      r"|internships?|affiliations?|professional|academic positions?|work|jobs?|training|background|degrees?|cv"),
@@ -92,6 +92,10 @@ def is_funding_lead(line: str) -> bool:
 def heading_kind(heading: str) -> str | None:
     """The kind of item a heading announces ("Selected Publications" -> "paper"), or None."""
     text = clean_text(heading).strip(" :#*")
+    if " / " in text and len(text.split()) > 8:
+        # A bilingual heading ("Articles avec comité de lecture / Refereed Journal Articles"): its halves agree.
+        kinds = {heading_kind(half) for half in text.split(" / ", 1)} - {None}
+        return kinds.pop() if len(kinds) == 1 else None
     if not text or len(text) > 60 or len(text.split()) > 8:
         return None
     if is_funding_lead(text):
