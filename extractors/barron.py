@@ -969,6 +969,9 @@ _TITLE_SEPARATOR = re.compile(r"\s[-|–—:]\s")
 _AUTHOR_META = re.compile(r"<meta\s+name=[\"']author[\"']\s+content=[\"']([^\"']+)", re.I)
 
 
+_ROWS_UNDER_A_HEADING = "hand-written page with a publications heading over paper rows"
+
+
 class BarronExtractor(Extractor):
     """Jon Barron's template and other hand-written personal pages of paper rows."""
 
@@ -994,8 +997,13 @@ class BarronExtractor(Extractor):
             return "credit link of Jon Barron's template"
         # Three rows or more: a page with one or two papers is left to the generic reading.
         if ("publications" in folded or "papers" in folded) and _PUB_HEADING.search(head) and _has_rows(head, folded):
-            return "hand-written page with a publications heading over paper rows"
+            return _ROWS_UNDER_A_HEADING
         return None
+
+    def weighs_its_reading(self, doc: Document) -> bool:
+        # The template's rows are read by their own markers. A page claimed only for bold rows under
+        # a publications heading may set out other things so (a CV's appointments in bold).
+        return self.detect(doc) == _ROWS_UNDER_A_HEADING
 
     def parse(self, doc: Document) -> list[Record]:
         if doc.is_bundle or not doc.text.strip():

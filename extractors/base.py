@@ -86,19 +86,26 @@ class Extractor:
             unread = self.fills_missing_kinds - {r.kind for r in records}
             if unread:
                 unread &= headed_kinds(doc.text)  # only a kind the page heads a section with is worth a second read
-            if thin or always or missed or unread:
+            weighed = {r.kind for r in records} if self.weighs_its_reading(doc) else set()
+            if thin or always or missed or unread or weighed:
                 from extractors.generic import GenericExtractor
 
                 shared = GenericExtractor().parse(doc)
                 if not (thin or always or missed):
-                    shared = [r for r in shared if r.kind in unread]
-                # A reading with a few items of each kind keeps them: only the kinds it missed are taken.
-                records = with_shared_reading(records, shared, only_missing=not (thin or always))
+                    shared = [r for r in shared if r.kind in unread | weighed]
+                # A reading with a few items of each kind keeps them: only the kinds it missed are taken,
+                # and, where it is weighed, the kinds the shared reading finds far more of.
+                records = with_shared_reading(records, shared, only_missing=not (thin or always or weighed))
         return records, ()
 
     def shares_every_reading(self, doc: Document) -> bool:
         """Whether the shared reading joins this family's reading of ``doc`` however much that found
         (a built page whose widgets change with the theme's version); by default only a thin one."""
+        return False
+
+    def weighs_its_reading(self, doc: Document) -> bool:
+        """Whether this family's reading of ``doc`` is weighed against the shared one kind by kind
+        (a claim made on looser signs); a kind the shared reading finds far more of is taken from it."""
         return False
 
     def better_source(self, doc: Document) -> str | None:

@@ -126,3 +126,44 @@ def test_an_awards_table_with_a_year_column_dates_each_award() -> None:
     assert [(a.title, a.year) for a in read_awards(lines[1:])] == [
         ("Fellow of the Statistical Society", 2025), ("Early Career Research Award", 2023)
     ]
+
+
+def test_a_cv_claimed_for_bold_rows_under_a_publications_heading_has_its_appointments_and_papers_read() -> None:
+    # Bold posts over their places look like paper rows over author lines; the papers are a numbered
+    # list of plain Vancouver references, which the template's reading does not see.
+    unit = "School of Nursing, Midwifery and Health Systems, Larchmont University, Dublin"
+    ward = "Heart Failure Service, St Aidan's University Hospital, Dublin"
+    posts = "".join(
+        f"<TR><TD>{years}<TD><B>{post}</B><BR>{place}\n"
+        for years, post, place in [
+            ("2020 &ndash; present", "Associate Professor in Cardiovascular Nursing", unit),
+            ("2016 &ndash; 2020", "Lecturer in Nursing", unit),
+            ("2012 &ndash; 2016", "Clinical Nurse Specialist (Heart Failure)", ward),
+            ("2009 &ndash; 2012", "Staff Nurse, Coronary Care Unit", ward),
+        ]
+    )
+    papers = "".join(
+        f"<LI>Breen R, Ola T, Marsh K. Nurse-led follow-up after heart failure admission, part {n}. "
+        f"Eur J Cardiovasc Nurs. {2010 + n};{n}(2):10-20. doi:10.5555/ejcn.{2010 + n}.{n}\n"
+        for n in range(1, 13)
+    )
+    html = (
+        "<HTML><BODY><H1>Dr Roisin Breen</H1><P>RGN, MSc, PhD<BR>School of Nursing, Larchmont University"
+        "<H2>CURRENT APPOINTMENTS</H2><TABLE>" + posts + "</TABLE><H2>HONOURS AND AWARDS</H2><TABLE>"
+        "<TR><TD>2021<TD>President's Award for Research Impact, Larchmont University"
+        "<TR><TD>2019<TD>Best Abstract Award, Cardiovascular Nursing Conference</TABLE>"
+        "<H2>PUBLICATIONS</H2><H3>Peer-reviewed journal articles</H3><OL>" + papers + "</OL></BODY></HTML>"
+    )
+    doc = Document(url="https://staff.example.edu/rbreen/cv.html", text=html)
+    extractor = BarronExtractor()
+    assert extractor.detect(doc) == "hand-written page with a publications heading over paper rows"
+    records = normalise_records(extractor.read(doc)[0])
+    assert [r.title for r in records if isinstance(r, Role)][-4:] == [
+        "Associate Professor in Cardiovascular Nursing",
+        "Lecturer in Nursing",
+        "Clinical Nurse Specialist (Heart Failure)",
+        "Staff Nurse, Coronary Care Unit",
+    ]
+    assert [r.title for r in records if isinstance(r, Paper)] == [
+        f"Nurse-led follow-up after heart failure admission, part {n}" for n in range(1, 13)
+    ]
