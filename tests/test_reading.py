@@ -1687,6 +1687,19 @@ def test_a_word_processor_s_bold_paragraphs_head_the_paragraphs_of_a_cv_s_parts(
     ]
 
 
+def test_a_duty_told_under_a_post_is_no_post_of_its_own() -> None:
+    roles = _of(Role, _read(
+        "<h1>Ines Marlowe</h1><h2>Employment</h2><ul>"
+        "<li>Lecturer in Quantitative Ecology, University of Thornbury, 2024&ndash;present</li>"
+        "<li>Lead the Seabird Movement Lab (2 PhD students, 1 technician), 2024&ndash;present</li>"
+        "<li>Supervised 3 MSc students, 2024&ndash;2025</li>"
+        "<li>Head of the Tracking Unit, Marine Institute, 2021&ndash;2024</li>"
+        "<li>Lead Engineer, Tidewater Instruments, 2018&ndash;2021</li></ul>"
+    ))  # fmt: skip
+    titles = [r.title for r in roles]
+    assert titles == ["Lecturer in Quantitative Ecology", "Head of the Tracking Unit", "Lead Engineer"]
+
+
 def test_how_long_a_post_lasted_beside_its_dates_is_neither_its_title_nor_its_place() -> None:
     roles = _of(Role, _read(
         "<h1>Noor Haddad</h1><h2>Work experience</h2><ul>"

@@ -51,6 +51,10 @@ _WEB_ADDRESS = re.compile(r"\s*\((?:[\w-]+\.)+[a-z]{2,}\)")
 #: ("· 4 years 8 months", "(2 yrs, 7 mos)"): counted from the dates, it names nothing.
 _UNIT = r"\d+\s*(?:years?|yrs?|months?|mos?|weeks?|wks?|days?)\b"
 _DURATION = re.compile(rf"[\s·•|,(-]*{_UNIT}(?:[\s,]*(?:and\s+)?{_UNIT})*\)?", re.I)
+#: A duty told as a verb and its object ("Lead the Seabird Lab", "Supervised 3 PhD students"): a
+#: detail under a post, not a post ("Head of the Lab" and "Lead Engineer" are posts; "Building a
+#: Startup" is what someone did for a time).
+_DUTY = re.compile(r"^[A-Z][a-z]+(?<!ing)\s+(?:the|a|an|our|my|their|two|three|\d+)\s", re.U)
 _NEXT_SENTENCE = re.compile(r"[a-z]{3,}[.!?]\s+[A-Z][a-z]+\s+\w+\s+\w+")
 _TRAILING_AT = re.compile(r"\s+(?:at|@|in|with)$")
 _LEADING_AS = re.compile(r"^(?:as|,)\s+")
@@ -141,7 +145,7 @@ def parse_role_line(line: str, emphasis: Sequence[str] = ()) -> Role | None:
     if not rest or len(rest.split()) > 16 or _NEXT_SENTENCE.search(rest):
         return None
     title, organization = _split_title_org(rest, emphasis)
-    if not title:
+    if not title or _DUTY.match(title):
         return None
     if start is None and end is None and not ROLE_WORDS.search(title):
         return None
