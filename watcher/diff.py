@@ -1152,8 +1152,7 @@ _LABEL_FIELDS: Mapping[str, str] = {"paper": "title", "news": "text", "award": "
 
 def _pair_renderings(lost: Sequence[_Entry], found: Sequence[_Entry]) -> list[tuple[_Entry, _Entry]]:
     """Vanished and new items that are one item in another rendering: one label's words within the other's."""
-    import numpy as np
-    from rapidfuzz import fuzz, process
+    from rapidfuzz import fuzz
 
     pairs: list[tuple[_Entry, _Entry]] = []
     for kind in sorted({e.kind for e in lost} & {e.kind for e in found}):
@@ -1161,36 +1160,41 @@ def _pair_renderings(lost: Sequence[_Entry], found: Sequence[_Entry]) -> list[tu
         news = [e for e in found if e.kind == kind and len(_label(e)) >= RENDERING_MIN_LABEL]
         if not olds or not news:
             continue
-        sims = process.cdist(
-            [_label(e) for e in olds], [_label(e) for e in news], scorer=fuzz.token_set_ratio,
-            score_cutoff=RENDERING_THRESHOLD, dtype=np.float32,
-        )  # fmt: skip
-        candidates = [
-            (float(sims[i, j]), int(i), int(j))
-            for i, j in zip(*np.nonzero(sims), strict=True)
-            if not _distinct_identities(olds[i].fields, news[j].fields)
-        ]
-        pairs.extend((olds[i], news[j]) for i, j in _pair_greedily(candidates))
+        pairs.extend(_pair_labels(olds, news, fuzz.token_set_ratio,
+                                  lambda old, new: not _distinct_identities(old.fields, new.fields)))  # fmt: skip
     return pairs
 
 
 def _pair_across_kinds(lost: Sequence[_Entry], found: Sequence[_Entry]) -> list[tuple[_Entry, _Entry]]:
     """Vanished and new items of different kinds whose labels are the same words, in any order."""
-    import numpy as np
-    from rapidfuzz import fuzz, process
+    from rapidfuzz import fuzz
 
     olds = [e for e in lost if len(_label(e)) >= RENDERING_MIN_LABEL]
     news = [e for e in found if len(_label(e)) >= RENDERING_MIN_LABEL]
     if not olds or not news or len({e.kind for e in olds} | {e.kind for e in news}) < 2:
         return []
+    return _pair_labels(olds, news, fuzz.token_sort_ratio, lambda old, new: old.kind != new.kind)
+
+
+def _pair_labels(
+    olds: Sequence[_Entry],
+    news: Sequence[_Entry],
+    scorer: Callable[..., float],
+    allowed: Callable[[_Entry, _Entry], bool],
+) -> list[tuple[_Entry, _Entry]]:
+    """Old and new entries paired one to one, most alike labels first, each pair at least
+    ``RENDERING_THRESHOLD`` alike by ``scorer`` and ``allowed``."""
+    import numpy as np
+    from rapidfuzz import process
+
     sims = process.cdist(
-        [_label(e) for e in olds], [_label(e) for e in news], scorer=fuzz.token_sort_ratio,
+        [_label(e) for e in olds], [_label(e) for e in news], scorer=scorer,
         score_cutoff=RENDERING_THRESHOLD, dtype=np.float32,
     )  # fmt: skip
     candidates = [
         (float(sims[i, j]), int(i), int(j))
         for i, j in zip(*np.nonzero(sims), strict=True)
-        if olds[i].kind != news[j].kind
+        if allowed(olds[i], news[j])
     ]
     return [(olds[i], news[j]) for i, j in _pair_greedily(candidates)]
 
