@@ -653,8 +653,9 @@ def decode_body(body: bytes, content_type: str | None) -> str:
     for bom, encoding in _BOMS:
         if body.startswith(bom):
             return body.decode(encoding, errors="replace")
-    declared = _charset_from_content_type(content_type) or _charset_from_meta(body[:_META_SNIFF_BYTES])
-    if declared == "utf-8" and (own := _charset_from_meta(body[:_META_SNIFF_BYTES])) not in (None, "utf-8"):
+    own = _charset_from_meta(body[:_META_SNIFF_BYTES])
+    declared = _charset_from_content_type(content_type) or own
+    if declared == "utf-8" and own not in (None, "utf-8"):
         # A server that calls every page UTF-8 (static hosts do) serves an old page written in
         # its own charset (a Word export in windows-1252): bytes that are no UTF-8 follow the page.
         try:
