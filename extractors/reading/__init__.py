@@ -404,8 +404,11 @@ def _under_unlisted(section: Section) -> bool:
     """Whether the nearest heading that says anything names things not reported ("Teaching")."""
     current: Section | None = section
     while current is not None:
-        if current.heading and (heading_kind(current.heading) or is_unlisted_heading(current.heading)):
-            return heading_kind(current.heading) is None
+        if current.heading:
+            if heading_kind(current.heading):
+                return False
+            if is_unlisted_heading(current.heading):
+                return True
         current = current.parent
     return False
 
