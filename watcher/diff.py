@@ -1160,9 +1160,16 @@ def _pair_renderings(lost: Sequence[_Entry], found: Sequence[_Entry]) -> list[tu
         news = [e for e in found if e.kind == kind and len(_label(e)) >= RENDERING_MIN_LABEL]
         if not olds or not news:
             continue
-        pairs.extend(_pair_labels(olds, news, fuzz.token_set_ratio,
-                                  lambda old, new: not _distinct_identities(old.fields, new.fields)))  # fmt: skip
+        pairs.extend(_pair_labels(olds, news, fuzz.token_set_ratio, _may_be_one_item))
     return pairs
+
+
+def _may_be_one_item(old: _Entry, new: _Entry) -> bool:
+    return not _distinct_identities(old.fields, new.fields)
+
+
+def _of_another_kind(old: _Entry, new: _Entry) -> bool:
+    return old.kind != new.kind
 
 
 def _pair_across_kinds(lost: Sequence[_Entry], found: Sequence[_Entry]) -> list[tuple[_Entry, _Entry]]:
@@ -1173,7 +1180,7 @@ def _pair_across_kinds(lost: Sequence[_Entry], found: Sequence[_Entry]) -> list[
     news = [e for e in found if len(_label(e)) >= RENDERING_MIN_LABEL]
     if not olds or not news or len({e.kind for e in olds} | {e.kind for e in news}) < 2:
         return []
-    return _pair_labels(olds, news, fuzz.token_sort_ratio, lambda old, new: old.kind != new.kind)
+    return _pair_labels(olds, news, fuzz.token_sort_ratio, _of_another_kind)
 
 
 def _pair_labels(
