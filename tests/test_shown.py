@@ -31,11 +31,11 @@ def test_only_removals_of_long_enough_labels_still_shown_are_kept() -> None:
         _removed("paper", title="Tidal Nets for Estuary Mapping"),
         _removed("paper", title="Salt Wedges Under Summer Drought"),
         _removed("paper", title="Tides"),  # too short to be the item's own words
-        _removed("member", name="Ana Lima"),  # a name outlives its entry in author lists
+        _removed("member", name="Ana Lima"),  # in a repository a name outlives its entry in author lists
         ItemChange(change="added", kind="paper", key="paper:y", after={"title": "Tidal Nets for Estuary Mapping"}),
     )
     shown = " our paper tidal nets for estuary mapping is out by ana lima on tides "
-    result, kept = keep_shown_items(DiffResult(changes=changes, suspect=None, unchanged=3), shown)
+    result, kept = keep_shown_items(DiffResult(changes=changes, suspect=None, unchanged=3), shown, members=False)
     assert [(c.change, c.before or c.after) for c in result.changes] == [
         (c.change, c.before or c.after) for c in changes[1:]
     ]
@@ -52,9 +52,25 @@ def test_a_current_position_the_reworded_biography_still_names_is_not_removed() 
     vague = _removed("role", title="Researcher", organization="Northfield University")  # one word is in any bio
     ended = _removed("role", title="Visiting researcher", organization="Lund University", end="2022")
     changes = (reworded, left, vague, ended)
-    result, kept = keep_shown_items(DiffResult(changes=changes, suspect=None, unchanged=0), shown)
+    result, kept = keep_shown_items(DiffResult(changes=changes, suspect=None, unchanged=0), shown, members=True)
     assert result.changes == (left, vague, ended)
     assert len(kept) == 1
+
+
+def test_a_member_a_redesigned_page_still_names_is_not_removed() -> None:
+    # The people list became a table the reader does not follow; the names are all still there.
+    shown = shown_text(Document(url="https://example.org/people", text="""<html><body><table>
+        <tr><td>Ana Lima</td><td>Postdoc</td></tr><tr><td>Bo Chen</td><td>PhD student</td></tr>
+        </table></body></html>"""))
+    stayed = _removed("member", name="Ana Lima", role="Postdoc")
+    left = _removed("member", name="Cara Diaz", role="PhD student")
+    alone = _removed("member", name="Chen")  # one word is not a person's own
+    changes = (stayed, left, alone)
+    result, kept = keep_shown_items(DiffResult(changes=changes, suspect=None, unchanged=0), shown, members=True)
+    assert result.changes == (left, alone)
+    assert kept == {("member", "member:x")}
+    # A repository's files name members in every author list: there the diff decides.
+    assert keep_shown_items(DiffResult(changes=changes, suspect=None, unchanged=0), shown, members=False)[1] == set()
 
 
 def _added(kind: str, **fields: str) -> ItemChange:

@@ -747,10 +747,11 @@ def _apply_extraction(
     if result.suspect and not first_reading:
         return _record_suspect(services, session, source, fetched, extraction, records, result, started, now)
     kept: set[tuple[str, str]] = set()
-    if not rebaseline and removals_to_check(result):
+    a_page = fetched.files is None
+    if not rebaseline and removals_to_check(result, members=a_page):
         page, _cut = bound_document(to_document(view.url, fetched), services.read)
-        result, kept = keep_shown_items(result, shown_text(page))
-    if not rebaseline and fetched.files is None and additions_to_check(result):
+        result, kept = keep_shown_items(result, shown_text(page), members=a_page)
+    if not rebaseline and a_page and additions_to_check(result):
         result = without_read_anew(result, _previous_shown(session, view.url, state, fetched))
     status = "baseline" if rebaseline else ("changed" if result.changes else "unchanged")
     row = _read_snapshot_row(source.id, fetched, extraction, status, len(records), started, now)

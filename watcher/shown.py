@@ -11,8 +11,10 @@ Only labels long enough to be the item's own are looked for (a four-word title, 
 news text). A current position is looked for by its title of two words or more and its
 organisation, both: a biography reworded ("a PhD student at X" -> "a PhD student advised by Y.
 I work at X") still names it, while one the owner has left is gone from the page or replaced,
-which the diff pairs as a move. Members are left to the diff, since a name also stands in
-author lists and news that outlive the person's entry.
+which the diff pairs as a move. A member is looked for by their full name on a page, where a
+redesign that moves people into a table or a sidebar the reader does not follow still shows
+them. A repository is left to the diff: its files keep every author list and news post that
+names a member long after the person's entry is gone.
 
 Additions get the mirror check. When a check would report several items of one kind as added
 whose words the page already showed last time (a redesign turned a people list the reader
@@ -60,11 +62,12 @@ def shown_text(document: Document) -> str:
     return f" {normalise_key(text.replace('{', '').replace('}', ''))} "
 
 
-def _removed_labels(change: ItemChange) -> list[str]:
-    """The phrases a page would still show if the removed item, as it was stored, had not left it."""
+def _removed_labels(change: ItemChange, *, members: bool) -> list[str]:
+    """The phrases a page would still show if the removed item, as it was stored, had not left it;
+    a member's name only where ``members`` says names tell."""
     if change.kind == "role":
         return _current_position_words(change.before or {})
-    label = _own_words(change.kind, change.before, _LABELS)
+    label = _own_words(change.kind, change.before, _ADDED_LABELS if members else _LABELS)
     return [label] if label else []
 
 
@@ -90,18 +93,20 @@ def _own_words(kind: str, fields: Mapping[str, Any] | None, labels: Mapping[str,
     return label if len(label.split()) >= words > 0 else None
 
 
-def removals_to_check(result: DiffResult) -> bool:
-    """Whether ``result`` reports a removal this module would look for on the page."""
-    return any(c.change == "removed" and _removed_labels(c) for c in result.changes)
+def removals_to_check(result: DiffResult, *, members: bool) -> bool:
+    """Whether ``result`` reports a removal this module would look for on the page; members'
+    too when ``members`` (a page, not a repository)."""
+    return any(c.change == "removed" and _removed_labels(c, members=members) for c in result.changes)
 
 
-def keep_shown_items(result: DiffResult, shown: str) -> tuple[DiffResult, set[tuple[str, str]]]:
+def keep_shown_items(result: DiffResult, shown: str, *, members: bool) -> tuple[DiffResult, set[tuple[str, str]]]:
     """``result`` without the removals of items whose label ``shown`` (``shown_text``) still holds,
-    and the (kind, key) of those items, to keep as stored."""
+    and the (kind, key) of those items, to keep as stored; members' names are looked for when
+    ``members`` (a page, not a repository)."""
     kept: set[tuple[str, str]] = set()
     changes: list[ItemChange] = []
     for change in result.changes:
-        labels = _removed_labels(change) if change.change == "removed" else []
+        labels = _removed_labels(change, members=members) if change.change == "removed" else []
         if labels and all(f" {label} " in shown for label in labels):
             kept.add((change.kind, change.key))
         else:
