@@ -303,8 +303,6 @@ def _parts_of_a_card(box: Box, group: Group, repeated: dict[tuple[str, str], int
         return False
     if _named_fields(group.members):
         return True  # a list item's title, authors, source and links set as paragraphs are its lines
-    if box.tag in _ITEM_TAGS:
-        return False
     if group.signature != "p" or not 2 <= len(group.members) <= 3:
         return False
     if all(member.size >= _WHOLE_ENTRY for member in group.members):
