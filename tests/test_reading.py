@@ -755,6 +755,28 @@ def test_columns_that_each_open_with_a_section_heading_are_parts_of_the_page() -
     assert [a.title for a in _of(Award, records)] == ["ICRA Best Paper Award", "NSF CAREER Award"]
 
 
+def test_a_list_item_of_a_title_paragraph_over_its_citation_is_one_paper() -> None:
+    items = "".join(
+        f'<li><p class="t">{title}</p><p class="c">Ulloa, M., Verbeke, S., et al. {year}, {journal}, 41, {page}'
+        ' <span><a href="https://example.org/abs">ADS</a> · <a href="https://arxiv.org/abs/x">arXiv</a></span></p></li>'
+        for title, year, journal, page in [("Cold streams feeding compact dwarf galaxies", 2025, "MNRAS", 812),
+                                           ("A census of faint absorbers behind nearby groups", 2024, "ApJ", 77)]
+    )
+    papers = _of(Paper, _read(f"<h2>Refereed publications</h2><ol class='pubs'>{items}</ol>"))
+    assert [(p.title, p.year) for p in papers] == [
+        ("Cold streams feeding compact dwarf galaxies", 2025),
+        ("A census of faint absorbers behind nearby groups", 2024),
+    ]
+
+
+@pytest.mark.parametrize("placeholder", ["none at the moment", "None yet.", "Coming soon!", "TBA", "No news so far"])
+def test_what_an_empty_list_says_in_place_of_its_entries_is_no_item(placeholder: str) -> None:
+    html = f"""<h2>Publications</h2><h3>Submitted</h3><ul><li>{placeholder}</li></ul>
+    <h3>Published</h3><ul><li>Ulloa, M. (2024). Cold streams feeding compact dwarf galaxies. <i>MNRAS</i>, 41.</li></ul>
+    <h2>News</h2><ul><li>{placeholder}</li></ul>"""
+    assert [type(r).__name__ for r in _read(html)] == ["Paper"]
+
+
 def test_widget_sidebars_and_footers_written_as_divs_are_not_read() -> None:
     html = """<title>News | Dune Lab</title><div id="content"><h1>News</h1>
     <div class="post"><h2>Two papers accepted at ICASSP 2025</h2><p>Posted on March 3, 2025</p></div>

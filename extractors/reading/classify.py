@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from extractors.reading.awards import read_award
-from extractors.reading.context import Context, Reading
+from extractors.reading.context import Context, Reading, is_placeholder
 from extractors.reading.dates import day_first_where_written
 from extractors.reading.entries import Entry
 from extractors.reading.news import read_news
@@ -61,6 +61,7 @@ class Decision:
 
 def read_list(entries: Sequence[Entry], context: Context, *, min_shape_entries: int = 2) -> Decision:
     """Read a list's entries as the kind its heading announces, else as the kind its shape shows."""
+    entries = [entry for entry in entries if not is_placeholder(entry.text)]
     if not entries:
         return Decision(None, "no entries", ())
     if context.unlisted:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from watcher.records import Record
 from watcher.text import AsciiFolded
 
-__all__ = ["LINK_WORDS", "Context", "Reading", "is_counted_label", "is_noise", "is_prose"]
+__all__ = ["LINK_WORDS", "Context", "Reading", "is_counted_label", "is_noise", "is_placeholder", "is_prose"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +85,22 @@ _COUNTED_LABEL = re.compile(r"^[^()\d]{1,40}?(?:\s(?:19|20)\d\d)?\s*\((?!(?:19|2
 def is_noise(line: str) -> bool:
     """Page furniture: update stamps, counters, copyright, credits, a blog post's byline."""
     return len(line) < 200 and (_NOISE.search(line) is not None or _POST_META.match(line.strip()) is not None)
+
+
+#: What an empty list says in place of its entries: "none at the moment", "Coming soon", "TBA".
+_PLACEHOLDER = re.compile(
+    r"^\W*(?:none|nothing(?: (?:here|to report))?|no (?:\w+ )?(?:papers?|publications?|preprints?|news|items?|entries"
+    r"|updates?|members?|awards?)|n/?a|tba|tbd|to be (?:announced|added|updated|determined|confirmed)|coming soon"
+    r"|more (?:to come|soon)|stay tuned|under construction|watch this space)"
+    r"(?:\s+(?:yet|so far|for now|currently|right now|at (?:the|this) (?:moment|time)))?\W*$",
+    re.I,
+)
+
+
+def is_placeholder(text: str) -> bool:
+    """What a list shows while it has nothing to list ("none at the moment", "Coming soon!"): no item.
+    When the first real entry replaces it, that entry is the news, not the placeholder's leaving."""
+    return len(text) <= 40 and _PLACEHOLDER.match(text.strip()) is not None
 
 
 def is_counted_label(line: str) -> bool:
