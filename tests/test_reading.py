@@ -777,6 +777,20 @@ def test_what_an_empty_list_says_in_place_of_its_entries_is_no_item(placeholder:
     assert [type(r).__name__ for r in _read(html)] == ["Paper"]
 
 
+def test_a_title_quoted_after_its_authors_and_a_book_under_contract_read_as_titles() -> None:
+    html = """<h2>Publications</h2><h3>Books</h3><ul>
+    <li>Halloran, Edith. Under contract. <em>Ledgers of the Harbour: Credit and Kinship in Port Towns</em>.
+    Leeds: Northgate University Press.</li></ul>
+    <h3>Working papers</h3><ul>
+    <li>Edith Halloran and Tomas Vidal, &lsquo;Harbour Masters and Toll Farming&rsquo;. In progress.</li>
+    <li>Edith Halloran, &lsquo;Salt Duties in the Long Eighteenth Century&rsquo;. Under review.</li></ul>"""
+    assert [p.title for p in _of(Paper, _read(html))] == [
+        "Ledgers of the Harbour: Credit and Kinship in Port Towns",
+        "Harbour Masters and Toll Farming",  # two words, "and", two words: quoted after its authors, a title
+        "Salt Duties in the Long Eighteenth Century",
+    ]
+
+
 def test_widget_sidebars_and_footers_written_as_divs_are_not_read() -> None:
     html = """<title>News | Dune Lab</title><div id="content"><h1>News</h1>
     <div class="post"><h2>Two papers accepted at ICASSP 2025</h2><p>Posted on March 3, 2025</p></div>

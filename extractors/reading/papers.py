@@ -119,7 +119,7 @@ _STATUS_WORDS = (
     r"forthcoming|to appear|in press|online first|early view|advance online publication|just accepted"
     r"|(?:epub|online) ahead of print|asap"
     r"|(?:conditionally )?accepted(?: in principle| for publication)?|under (?:review|revision)|in (?:review|revision)"
-    r"|(?:minor |major )?revision requested|revise (?:and|&) resubmit|r&r|submitted"
+    r"|(?:minor |major )?revision requested|revise (?:and|&) resubmit|r&r|submitted|under contract|in production"
 )
 #: Where an unfinished paper stands: nowhere yet, so no venue.
 _DRAFT_WORDS = r"(?:work )?in (?:progress|preparation)|draft|ongoing"
@@ -264,8 +264,9 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
     title = clean_title(_BADGE_AFTER_TITLE.sub("", _WITH_AFTER_TITLE.sub("", title)))
     words = len(title.split())
     # A marked title's commas part words; a title written with its co-authors is one.
-    # A quoted title closed by its own full stop ("“Small Cities, Big Rents.”") is no author list.
-    quoted_whole = any(f"{title}{stop}{quote}" in text for stop in ".?!" for quote in "”\"")
+    # A quoted title closed by its own full stop ("“Small Cities, Big Rents.”") is no author list;
+    # nor is one in curly single quotes (Harvard: "Ana Ruiz and Bo Chen, ‘Local Brokers and Party Switching’").
+    quoted_whole = any(f"{title}{stop}{quote}" in text for stop in ".?!" for quote in "”\"") or f"‘{title}’" in text
     names = not (cowritten or quoted_whole) and (_only_names(title) if marked else looks_like_authors(title))
     if (words < 2 and not _CHAPTER.match(lines[0])) or words > 50 or names or is_link_label(title):
         return None
@@ -349,7 +350,9 @@ def _title(
         quoted = _SINGLE_QUOTED.search(text, 0, 1000)  # a title opens a citation, not its 10th line
     # A quoted title closed by its own full stop ("“Small Cities, Big Rents.”") is a title, whatever its words.
     if quoted and len(quoted.group(1).split()) >= 2 and (
-        quoted.group(1).endswith((".", "?", "!")) or not _only_names(quoted.group(1))
+        quoted.group(1).endswith((".", "?", "!"))
+        or not _only_names(quoted.group(1))
+        or _quoted_after_authors(quoted, lines[0])
     ):
         return quoted.group(1).strip(" ,."), True
     if (cut := _leading_authors(lines[0])) and not _opens_with_a_marked_title(entry, lines[0], cut):
@@ -425,6 +428,13 @@ def _only_names(quoted: str) -> bool:
     """Whether quoted words are people's names, each of them: quotes mark a title, and a title whose
     commas part common words ("Land Titling, Credit, and Female Entrepreneurship") is no author list."""
     return looks_like_authors(quoted) and all(is_person_name(piece) for piece in split_author_list(quoted))
+
+
+def _quoted_after_authors(quoted: re.Match[str], first_line: str) -> bool:
+    """Quoted words right after the author list a citation opens with are its title, even when they
+    read like names ("Ana Ruiz and Bo Chen, ‘Local Brokers and Party Switching’")."""
+    cut = _leading_authors(first_line)
+    return bool(cut) and quoted.start() <= len(first_line) and not first_line[cut : quoted.start()].strip(" ,.:;(")
 
 
 def _opens_with_a_marked_title(entry: Entry, line: str, cut: int) -> bool:
