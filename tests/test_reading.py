@@ -791,6 +791,15 @@ def test_a_title_quoted_after_its_authors_and_a_book_under_contract_read_as_titl
     ]
 
 
+def test_a_row_of_the_owners_links_is_no_post() -> None:
+    html = """<div class="side"><h1>Mirae Kwon</h1><p>jiyeon.kwon [at] example.org</p>
+    <p><a href="https://scholar.example.org/u">Google Scholar</a> &middot; <a href="https://code.example.org/mk">GitHub</a>
+    &middot; <a href="https://social.example.org/mk">Bluesky</a></p></div>
+    <h2>Publications</h2>
+    <ul><li>Kwon, M., &amp; Ode, T. (2024). Grid cells in sleep. <i>Neuron</i>, 12, 1-9.</li></ul>"""
+    assert [r.title for r in _of(Role, _read(html))] == []
+
+
 def test_widget_sidebars_and_footers_written_as_divs_are_not_read() -> None:
     html = """<title>News | Dune Lab</title><div id="content"><h1>News</h1>
     <div class="post"><h2>Two papers accepted at ICASSP 2025</h2><p>Posted on March 3, 2025</p></div>

@@ -8,7 +8,9 @@ from dataclasses import dataclass
 from watcher.records import Record
 from watcher.text import AsciiFolded
 
-__all__ = ["LINK_WORDS", "Context", "Reading", "is_counted_label", "is_noise", "is_placeholder", "is_prose"]
+__all__ = [
+    "LINK_WORDS", "Context", "Reading", "is_counted_label", "is_link_row", "is_noise", "is_placeholder", "is_prose",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +58,7 @@ LINK_WORDS = AsciiFolded.of(
     r"|post|doc|tutorial|openreview|proceedings|acm|ieee|springer|preprint|journal|publisher|published version"
     r"|full text|read more|more|details|cite|citation|ssrn|nber|repec|pubmed|pmc|pmid|google scholar|scholar"
     r"|homepage|home page|personal website|cv|email|twitter|linkedin|x|download|online|appendix|replication"
+    r"|bluesky|mastodon|orcid|researchgate|semantic scholar|dblp|ads|inspire|instagram|youtube|facebook|threads"
     r"|replication files|slides and video|draft|latest draft|latest version|current draft|ungated|\d+)(?:\s*\]?)?$"
 )
 _NOISE = re.compile(
@@ -101,6 +104,15 @@ def is_placeholder(text: str) -> bool:
     """What a list shows while it has nothing to list ("none at the moment", "Coming soon!"): no item.
     When the first real entry replaces it, that entry is the news, not the placeholder's leaving."""
     return len(text) <= 40 and _PLACEHOLDER.match(text.strip()) is not None
+
+
+_LINK_ROW_SEPARATOR = re.compile(r"\s*[·•|/]\s*")
+
+
+def is_link_row(line: str) -> bool:
+    """A line of two or more link labels and their separators: "Google Scholar · GitHub · Bluesky"."""
+    pieces = [piece for piece in _LINK_ROW_SEPARATOR.split(line.strip()) if piece]
+    return len(pieces) >= 2 and all(LINK_WORDS.match(piece) for piece in pieces)
 
 
 def is_counted_label(line: str) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from extractors.reading.context import is_link_row
 from extractors.reading.dates import find_range
 from extractors.reading.names import is_person_name
 from extractors.reading.people import ROLE_WORDS as _ROLE_WORDS
@@ -246,8 +247,8 @@ def read_header_roles(lines: Sequence[str]) -> list[Role]:
         words = len(line.split())
         if words > 16 or len(line.split(", ", 1)[0].split()) > 7 or (words > 7 and ", " not in line):
             continue
-        if not _ROLE_WORDS.search(line) or _HEADER_SKIP.search(line):
-            continue
+        if not _ROLE_WORDS.search(line) or _HEADER_SKIP.search(line) or is_link_row(line):
+            continue  # "Google Scholar · GitHub" holds a role word, and is the owner's links
         if _SENTENCE_END.search(line) and not _DEGREE_END.search(line):
             continue
         if is_person_name(line) or _names_a_unit(line) or _PLACE_OR_NUMBER.search(line):
