@@ -236,11 +236,76 @@ def load_data(path: str, text: str) -> Any:
     Liquid tags, and not parseable). A malformed file raises ``ExtractionError`` naming the file
     and the place."""
     try:
-        return _parse(path, text)
+        return in_one_language(_parse(path, text))
     except ExtractionError:
         if _TEMPLATE.search(text):
             return None
         raise
+
+
+#: Language codes a bilingual site keys its texts by ({"en": "Professor", "ja": "教授"}).
+_LANGUAGE = re.compile(
+    r"^(?:en|fr|de|es|pt|it|nl|ja|zh|ko|ru|sv|da|no|nb|nn|fi|is|pl|cs|sk|sl|hr|sr|bg|tr|ar|he|el|hu|ro|ca|eu|gl"
+    r"|cy|ga|uk|vi|th|hi|fa|ms|et|lv|lt)(?:[-_][a-z]{2,4})?$",
+    re.I,
+)
+
+
+def in_one_language(node: Any) -> Any:
+    """Data with each text a bilingual site keys by language told once, in English where it is given
+    (else in the first language): ``{"en": "Professor", "ja": "教授"}`` is "Professor", an entry
+    ``{date: …, fr: "…", en: "…"}`` has the English as its ``text``, and ``nameEn`` / ``nameJa`` are
+    one ``name``. Two languages at least: a lone ``es`` key may be anything."""
+    return _in_one_language(node, {}, 0)
+
+
+#: How deep a data file is walked for bilingual texts; deeper values are left as they are.
+_LANGUAGE_DEPTH = 40
+
+
+def _in_one_language(node: Any, done: dict[int, Any], depth: int) -> Any:
+    # A YAML alias repeats one object many times: it is rewritten once (``done``), not once per use.
+    if not isinstance(node, list | Mapping) or depth > _LANGUAGE_DEPTH:
+        return node
+    if id(node) in done:
+        return done[id(node)]
+    if isinstance(node, list):
+        done[id(node)] = result = [_in_one_language(item, done, depth + 1) for item in node]
+        return result
+    done[id(node)] = result = _one_language_entry(
+        {name: _in_one_language(value, done, depth + 1) for name, value in node.items()}
+    )
+    return result
+
+
+def _one_language_entry(node: dict[Any, Any]) -> Any:
+    """One object with its texts by language told once (see ``in_one_language``)."""
+    by_field: dict[str, list[tuple[str, str]]] = {}
+    for name, value in node.items():
+        if isinstance(name, str) and isinstance(value, str) and (split := _field_and_language(name)):
+            by_field.setdefault(split[0], []).append((split[1], name))
+    for base, named in by_field.items():
+        if len(named) < 2:
+            continue
+        chosen = node[next((name for language, name in named if language.startswith("en")), named[0][1])]
+        if not base and len(named) == len(node):
+            return chosen
+        node = {name: value for name, value in node.items() if name not in {n for _, n in named}}
+        node.setdefault(base or "text", chosen)
+    return node
+
+
+#: A field named with its language: "nameEn", "name_ja", "title-fr".
+_LANGUAGE_SUFFIX = re.compile(r"^(?P<field>[A-Za-z]+?)(?:[_-](?P<code>[a-z]{2})|(?P<camel>[A-Z][a-z]))$")
+
+
+def _field_and_language(name: str) -> tuple[str, str] | None:
+    """The field a key names and its language ("" and "en" for "en"; "name" and "en" for "nameEn")."""
+    if _LANGUAGE.match(name):
+        return "", name.lower()
+    if (split := _LANGUAGE_SUFFIX.match(name)) and _LANGUAGE.match(code := (split["code"] or split["camel"]).lower()):
+        return split["field"], code
+    return None
 
 
 def _parse(path: str, text: str) -> Any:

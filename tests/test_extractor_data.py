@@ -602,3 +602,23 @@ def test_degrees_in_brackets_after_a_name_are_not_the_member_s_role() -> None:
               "students": [{"name": "Ana Ruiz (PhD Student)"}]}
     members = [r for r in read_data(people, "_data/team.yml").records if isinstance(r, Member)]
     assert [(m.name, m.role) for m in members] == [("Narges Lind", "PI"), ("Ana Ruiz", "PhD Student")]
+
+
+def test_a_bilingual_site_s_texts_are_read_once_in_english() -> None:
+    people = json.dumps({"people": [
+        {"id": "oshiro-rin", "nameJa": "大城 凛", "nameEn": "Rin Oshiro", "group": "doctoral",
+         "position": {"ja": "博士後期課程", "en": "Doctoral Student"}},
+        {"id": "kamiya-sho", "nameJa": "神谷 翔", "nameEn": "Sho Kamiya", "group": "masters",
+         "position": {"ja": "博士前期課程", "en": "Master's Student"}},
+    ]}, ensure_ascii=False)
+    news = "- date: 2025-02-03\n  fr: \"Rin Oshiro a soutenu sa thèse de doctorat, bravo à elle!\"\n" \
+           "  en: \"Rin Oshiro defended her doctoral thesis, congratulations!\"\n"
+    records = read_data_files({"public/data/people.json": people, "_data/news.yml": news}).records
+    assert sorted((m.name, m.role) for m in records if isinstance(m, Member)) == [
+        ("Rin Oshiro", "Doctoral Student"), ("Sho Kamiya", "Master's Student"),
+    ]
+    assert [n.text for n in records if isinstance(n, NewsItem)] == [
+        "Rin Oshiro defended her doctoral thesis, congratulations!"
+    ]
+    # One language alone is no bilingual text: a lone "es" key keeps its name.
+    assert load_data("x.json", '{"es": "solo", "name": "Ana"}') == {"es": "solo", "name": "Ana"}
