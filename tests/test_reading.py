@@ -800,6 +800,23 @@ def test_a_row_of_the_owners_links_is_no_post() -> None:
     assert [r.title for r in _of(Role, _read(html))] == []
 
 
+def test_a_table_of_posts_is_read_by_its_header_s_columns() -> None:
+    place = "Faculdade de Educação, Universidade Federal do Cerrado Norte (UFCN)"
+    rows = [
+        ("2024–present", "Professora Adjunta (Assistant Professor) of Science Education<br><small>Permanent faculty"
+         " member of the graduate programme; Coordinator, Teaching Laboratory</small>"),
+        ("2023–2024", "Postdoctoral Researcher<br><small>Project: *Lesson study in rural schools*</small>"),
+    ]
+    text = "## Academic and professional experience\n\n| Period | Position | Institution |\n|---|---|---|\n" + "".join(
+        f"| {when} | {post} | {place} |\n" for when, post in rows
+    )
+    roles = [(r.title, r.organization, r.start, r.end) for r in read_markdown(text).records if isinstance(r, Role)]
+    assert roles == [
+        ("Professora Adjunta (Assistant Professor) of Science Education", place, "2024", None),
+        ("Postdoctoral Researcher", place, "2023", "2024"),
+    ]
+
+
 def test_widget_sidebars_and_footers_written_as_divs_are_not_read() -> None:
     html = """<title>News | Dune Lab</title><div id="content"><h1>News</h1>
     <div class="post"><h2>Two papers accepted at ICASSP 2025</h2><p>Posted on March 3, 2025</p></div>

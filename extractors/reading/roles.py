@@ -70,7 +70,7 @@ def read_role(entry: Entry, context: Context) -> Reading | None:
     if not lines:
         return None
     if entry.cells and len(entry.cells) >= 2:
-        role = parse_role_line(" , ".join(entry.cells), bold)
+        role = _role_by_columns(entry, lines) or parse_role_line(" , ".join(entry.cells), bold)
     else:
         role = parse_role_line(lines[0], bold)
         if (role is None or (role.start is None and len(lines) > 1)) and len(lines[0].split()) <= 10:
@@ -87,6 +87,34 @@ def read_role(entry: Entry, context: Context) -> Reading | None:
     score = 0.3 + (0.35 if role.start or role.end else 0.0) + (0.2 if ROLE_WORDS.search(role.title) else 0.0)
     score += 0.1 if role.organization else 0.0
     return Reading.of(role, score)
+
+
+#: Header names of a table of posts: "Period | Position | Institution".
+_POST_COLUMN = re.compile(r"\b(?:position|post|title|role|appointment|job|rank)s?\b", re.I)
+_PLACE_COLUMN = re.compile(
+    r"\b(?:institution|organi[sz]ation|employer|place|university|department|affiliation|company|where)s?\b", re.I
+)
+_WHEN_COLUMN = re.compile(r"\b(?:period|dates?|years?|when|from|tenure)\b", re.I)
+
+
+def _role_by_columns(entry: Entry, lines: Sequence[str]) -> Role | None:
+    """A table row whose header names its post's column and its place's or dates' column: each
+    cell read by its first line, since a cell may set a detail under it ("Postdoctoral
+    Researcher<br><small>Project: …</small>")."""
+    cells: dict[str, str] = {}
+    for column, cell in zip(entry.columns, entry.cells, strict=False):
+        head = next((line for line in lines if cell.startswith(line)), cell)
+        for name, words in (("title", _POST_COLUMN), ("organization", _PLACE_COLUMN), ("when", _WHEN_COLUMN)):
+            if name not in cells and words.search(column):
+                cells[name] = clean_text(head)
+                break
+    title = cells.get("title")
+    if not title or len(title.split()) > 16 or not (cells.get("organization") or cells.get("when")):
+        return None
+    found = find_range(cells.get("when", ""))
+    start, end = (found[0], found[1]) if found else (parse_date_text(cells.get("when", "")), None)
+    return Role(title=clean_title(title), organization=clean_title(cells.get("organization")) or None,
+                start=start, end=end)
 
 
 def _only_a_place(role: Role) -> bool:
