@@ -817,6 +817,25 @@ def test_a_table_of_posts_is_read_by_its_header_s_columns() -> None:
     ]
 
 
+def test_a_resume_theme_s_jobs_are_posts_under_their_section_s_header() -> None:
+    jobs = "".join(
+        f"""<section class="work-item"><header class="clear"><div class="position">{post}</div>
+        <div class="company">Department of Mining Engineering, Ridgeline Polytechnic</div>
+        <div class="date"><span class="startDate">{start}</span> <span class="endDate">- {end}</span></div></header>
+        <div class="summary"><p>Research and teaching in rock mechanics and tunnel safety.</p></div></section>"""
+        for post, start, end in [("Professor", "Jul 2024", "Present"), ("Associate Professor", "Aug 2018", "Jun 2024")]
+    )
+    html = f"""<div id="resume"><section id="basics"><header><h1>Tomasz Eberle</h1>
+    <div class="label">Professor of Mining Engineering</div></header></section>
+    <section class="section"><header><h2 class="section-title">Experience <span>(2)</span></h2></header>
+    <section id="work">{jobs}</section></section></div>"""
+    roles = [(r.title, r.organization, r.start, r.end) for r in _of(Role, _read(html))]
+    place = "Department of Mining Engineering, Ridgeline Polytechnic"
+    assert ("Professor", place, "2024-07", None) in roles
+    assert ("Associate Professor", place, "2018-08", "2024-06") in roles
+    assert not _of(NewsItem, _read(html))
+
+
 def test_widget_sidebars_and_footers_written_as_divs_are_not_read() -> None:
     html = """<title>News | Dune Lab</title><div id="content"><h1>News</h1>
     <div class="post"><h2>Two papers accepted at ICASSP 2025</h2><p>Posted on March 3, 2025</p></div>

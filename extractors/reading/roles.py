@@ -69,7 +69,9 @@ def read_role(entry: Entry, context: Context) -> Reading | None:
     lines = [line for line in entry.lines if not is_noise(line)]
     if not lines:
         return None
-    if entry.cells and len(entry.cells) >= 2:
+    if (role := _role_by_fields(entry)) is not None:
+        pass
+    elif entry.cells and len(entry.cells) >= 2:
         role = _role_by_columns(entry, lines) or parse_role_line(" , ".join(entry.cells), bold)
     else:
         role = parse_role_line(lines[0], bold)
@@ -95,6 +97,23 @@ _PLACE_COLUMN = re.compile(
     r"\b(?:institution|organi[sz]ation|employer|place|university|department|affiliation|company|where)s?\b", re.I
 )
 _WHEN_COLUMN = re.compile(r"\b(?:period|dates?|years?|when|from|tenure)\b", re.I)
+
+
+def _role_by_fields(entry: Entry) -> Role | None:
+    """A card whose classes name its post and its place or dates (``.position``, ``.company``,
+    ``.date``), as résumé themes set a job: read by those fields. A person's card (it names a
+    ``name``) is a member's, not a post of the page's owner."""
+    fields = entry.fields
+    title = clean_text(fields.get("role"))
+    if not title or "name" in fields or len(title.split()) > 16 or _DUTY.match(title):
+        return None
+    when = clean_text(fields.get("date"))
+    if not (fields.get("affiliation") or find_range(when) or parse_date_text(when)):
+        return None
+    found = find_range(when)
+    start, end = (found[0], found[1]) if found else (parse_date_text(when), None)
+    return Role(title=clean_title(title), organization=clean_title(fields.get("affiliation")) or None,
+                start=start, end=end)
 
 
 def _role_by_columns(entry: Entry, lines: Sequence[str]) -> Role | None:

@@ -141,7 +141,7 @@ def segment(top: Box, records: dict[int, Group], page_heading: str = "") -> Sect
                 current = _open(current, text, box.level, box)
             continue
         caption = _table_caption(box) if box.tag == "table" else ""
-        sectioning = box.tag in _SECTIONING or bool(caption)
+        sectioning = (box.tag in _SECTIONING and not _heads_its_section(box)) or bool(caption)
         kind = hint_kind(box.hint) if box.hint else None
         if sectioning or kind:
             # When the box ends, its headings' scope ends (sectioning elements) and its landmark.
@@ -158,6 +158,13 @@ def segment(top: Box, records: dict[int, Group], page_heading: str = "") -> Sect
             else:
                 stack.append(("line", child, box))
     return root
+
+
+def _heads_its_section(box: Box) -> bool:
+    """A ``<header>`` inside a ``<section>`` or ``<article>`` introduces that section: its heading
+    ("Experience") heads the section's entries after it, not only the header itself. A page's own
+    header (its owner's name over a tagline) still heads nothing beyond it."""
+    return box.tag == "header" and box.parent is not None and box.parent.tag in ("section", "article")
 
 
 def _table_caption(table: Box) -> str:
