@@ -836,6 +836,23 @@ def test_a_resume_theme_s_jobs_are_posts_under_their_section_s_header() -> None:
     assert not _of(NewsItem, _read(html))
 
 
+def test_a_sidebar_s_latest_posts_are_news_and_the_rest_of_it_is_furniture() -> None:
+    posts = "".join(
+        f'<li><a href="https://example.org/{n}/">{text}</a> <span class="post-date">{day}</span></li>'
+        for n, (text, day) in enumerate([("Dr Ines Amaro awarded her PhD", "22 July 2024"),
+                                         ("The FOLLOW-UP trial reaches 500 participants", "6 May 2024")])
+    )
+    html = f"""<main><h1>Welcome</h1><p>We study kidney recovery after acute injury.</p></main>
+    <div class="widget-area secondary" id="secondary"><aside class="widget widget_recent_entries">
+    <h2 class="widget-title">Recent News</h2><nav aria-label="Recent News"><ul>{posts}</ul></nav></aside>
+    <aside class="widget widget_archive"><h2 class="widget-title">Archives</h2>
+    <ul><li><a href="/2024/07/">July 2024</a></li><li><a href="/2024/05/">May 2024</a></li></ul></aside></div>"""
+    assert [(n.date, n.text) for n in _of(NewsItem, _read(html))] == [
+        ("2024-07-22", "Dr Ines Amaro awarded her PhD"),
+        ("2024-05-06", "The FOLLOW-UP trial reaches 500 participants"),
+    ]
+
+
 def test_widget_sidebars_and_footers_written_as_divs_are_not_read() -> None:
     html = """<title>News | Dune Lab</title><div id="content"><h1>News</h1>
     <div class="post"><h2>Two papers accepted at ICASSP 2025</h2><p>Posted on March 3, 2025</p></div>

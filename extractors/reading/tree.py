@@ -339,7 +339,12 @@ class _Builder:
             if text:
                 self.frags.append(text)
             return
-        if tag in _SKIP and not (tag == "footer" and _in_article(node)) and not (tag == "button" and _heads(node)):
+        if (
+            tag in _SKIP
+            and not (tag == "footer" and _in_article(node))
+            and not (tag == "button" and _heads(node))
+            and not (tag == "nav" and _lists_latest_posts(node.parent))
+        ):
             return
         if tag == "details" and _folds_extras(node):
             return  # "<details><summary>Abstract</summary>…": folded away, part of the entry above
@@ -352,6 +357,10 @@ class _Builder:
             return
         attrs = node.attributes if tag != "br" else {}
         if attrs and _is_hidden(attrs) and not (tag == "section" and _shown_by_its_menu(node, attrs)):
+            if _is_furniture(attrs):
+                # A sidebar is furniture but for its list of the latest posts: dated news the site tells.
+                for widget in reversed(node.css(_LATEST_POSTS_SELECTOR)):
+                    stack.append((widget, box, False))
             return
         if attrs and tag == "span" and _column_label(node, attrs):
             return
@@ -501,6 +510,26 @@ def _column_label(node: LexborNode, attrs: dict[str, str | None]) -> bool:
     while before is not None and before.tag == "-text" and not (before.text_content or "").strip():
         before = before.prev
     return before is None and node.next is not None
+
+
+#: A blog's "latest posts" widget, as WordPress and themes of other generators name it: its post
+#: titles and dates are news, though it stands in a sidebar.
+_LATEST_POSTS = ("widget_recent_entries", "wp-block-latest-posts", "recent-posts", "latest-posts", "recent-news",
+                 "latest-news")
+_LATEST_POSTS_SELECTOR = ", ".join(f".{name}" for name in _LATEST_POSTS)
+
+
+def _lists_latest_posts(node: LexborNode | None) -> bool:
+    cls = node.attributes.get("class") if node is not None and node.attributes else None
+    return bool(cls) and any(word in _LATEST_POSTS for word in _class_words(cls))  # type: ignore[arg-type]
+
+
+def _is_furniture(attrs: dict[str, str | None]) -> bool:
+    """Hidden as page furniture (a sidebar, a menu), not from readers' eyes."""
+    if attrs.get("aria-hidden") == "true" or "hidden" in attrs:
+        return False
+    style = (attrs.get("style") or "").replace(" ", "").lower()
+    return "display:none" not in style and not any(w in _HIDDEN for w in _class_words(attrs.get("class") or ""))
 
 
 def _is_hidden(attrs: dict[str, str | None]) -> bool:
