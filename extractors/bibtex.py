@@ -20,10 +20,13 @@ skipped, never fatal.
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
+import logging
 import re
 import unicodedata
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING
 
 from extractors.base import Case, Extractor
 from extractors.reading.awards import paper_award
@@ -31,7 +34,13 @@ from extractors.reading.papers import publication_status, with_status
 from watcher.records import Award, Document, Paper, Record
 from watcher.text import clean_text, clean_title, find_arxiv, find_doi, parse_year
 
-__all__ = ["CASES", "BibtexExtractor", "bibtex_names", "latex_to_text", "parse_bibtex", "read_bibtex"]
+if TYPE_CHECKING:
+    from bibtexparser.model import Block, Field
+    from pylatexenc.latex2text import LatexNodes2Text
+
+__all__ = [
+    "CASES", "BibtexExtractor", "bibtex_entries", "bibtex_names", "latex_to_text", "parse_bibtex", "read_bibtex"
+]
 
 _ENTRY_START = re.compile(r"^\s*@\s*[A-Za-z]+\s*[{(]", re.M)
 _FIRST_ENTRY = re.compile(r"\A(?:\s|%[^\n]*\n)*@\s*[A-Za-z]+\s*[{(]")
@@ -53,6 +62,20 @@ _AUTHOR_MARKS = "*†‡§¶#"
 _VENUE_FIELDS = ("journal", "booktitle", "school", "institution", "howpublished", "publisher", "organization")
 _URL_FIELDS = ("url", "html", "website", "pdf")
 _BIB_PATH = re.compile(r"(?:^|/)[^/]+\.bib$")
+#: An entry start spaced out (``@ misc{``, ``@misc\n{``), tidied for the parser, which wants ``@misc{``.
+_LOOSE_START = re.compile(r"^([ \t]*)@\s*([A-Za-z]+)\s*(?=[{(])", re.M)
+#: BibTeX's predefined macros (``month = jan``).
+_MONTHS = {
+    "jan": "January", "feb": "February", "mar": "March", "apr": "April", "may": "May", "jun": "June",
+    "jul": "July", "aug": "August", "sep": "September", "oct": "October", "nov": "November", "dec": "December",
+}  # fmt: skip
+_VALUE_PIECE = re.compile(r'\s*(?:(?P<open>[{"])|(?P<word>[\w:-]+))', re.A)  # a number or a macro's name
+_VALUE_JOIN = re.compile(r"\s*#")
+_BRACES = re.compile(r"(?<!\\)[{}]")  # the parser's own rule: a brace after a backslash is text
+_BRACES_AND_QUOTE = re.compile(r'(?<!\\)[{}"]')
+
+# Malformed blocks are common on the web, and skipped: the parser's warning for each is noise.
+logging.getLogger("bibtexparser").setLevel(logging.ERROR)
 
 
 def parse_bibtex(text: str) -> list[Paper]:
@@ -65,7 +88,7 @@ def read_bibtex(text: str) -> tuple[list[Paper], list[Award]]:
     ``award`` fields, as the al-folio theme shows them on a paper's entry)."""
     papers: list[Paper] = []
     awards: list[Award] = []
-    for entry in _entries(text):
+    for entry in bibtex_entries(text):
         if (paper := _paper_from_entry(entry)) is None:
             continue
         papers.append(paper)
@@ -83,11 +106,8 @@ def latex_to_text(value: str | None) -> str:
     for _ in range(3):  # nested markup: \textbf{\emph{x}}
         value = _LATEX_COMMAND_WITH_ARG.sub(r"\1", value)
     value = _decode_accents(value)
-    if _OTHER_LATEX.search(value):  # bibtexparser's converter is slow (a table walk per call): rare cases only
-        from bibtexparser.customization import convert_to_unicode
-
-        with contextlib.suppress(Exception):  # an odd escape it cannot read: keep the raw text
-            value = convert_to_unicode({"x": value})["x"]
+    if _OTHER_LATEX.search(value):  # a full LaTeX reader is slow (~0.5 ms a call): rare cases only
+        value = _read_latex(value)
     value = _LATEX_ESCAPE.sub(r"\1", value)
     value = _LATEX_COMMAND.sub("", value).replace("~", " ").replace("--", "–")
     return clean_text(value.replace("{", "").replace("}", ""))
@@ -102,6 +122,20 @@ def _decode_accents(value: str) -> str:
 
 def _base_letter(letter: str) -> str:
     return {"\\i": "i", "\\j": "j"}.get(letter, letter)
+
+
+def _read_latex(value: str) -> str:
+    """Math, symbols and other commands as text; the text as it is if the LaTeX cannot be read."""
+    with contextlib.suppress(Exception):
+        return _latex_reader().latex_to_text(value)
+    return value
+
+
+@functools.cache
+def _latex_reader() -> LatexNodes2Text:
+    from pylatexenc.latex2text import LatexNodes2Text  # imported on the first rare value
+
+    return LatexNodes2Text()
 
 
 def bibtex_names(value: str | None) -> tuple[str, ...]:
@@ -135,14 +169,15 @@ def _first_last(name: str) -> str:
     return clean_text(" ".join(w.strip(_AUTHOR_MARKS) for w in name.split()))
 
 
-def _entries(text: str) -> Iterator[Mapping[str, str]]:
-    """Parsed entries; if the whole file does not parse, entry by entry, skipping bad ones."""
+def bibtex_entries(text: str) -> Iterator[dict[str, str]]:
+    """The fields of each entry of a BibTeX text by lower-case name, in file order; bad entries are skipped."""
+    text = text.removeprefix("\ufeff")  # a byte-order mark would hide the first entry's ``@``
     if not _ENTRY_START.search(text):
-        return  # no entry at all: the parser would spend seconds on a big page to find none
+        return  # no entry at all: nothing to import or parse
     try:
         yield from _load(text)
         return
-    except Exception:  # bibtexparser raises assorted errors on malformed input
+    except Exception:  # the parser skips malformed blocks itself: this is for its own internal errors
         pass
     starts = [m.start() for m in _ENTRY_START.finditer(text)] + [len(text)]
     for begin, end in itertools.pairwise(starts):
@@ -153,12 +188,86 @@ def _entries(text: str) -> Iterator[Mapping[str, str]]:
 
 
 def _load(text: str) -> list[dict[str, str]]:
-    # Imported on the first BibTeX read: bibtexparser costs 5 MB that most pages never need.
+    """Every well-formed entry, with ``@string`` and month macros and ``#`` joins resolved as BibTeX does."""
+    # Imported on the first BibTeX read: most pages never need it.
     import bibtexparser
-    from bibtexparser.bparser import BibTexParser
+    from bibtexparser.model import Entry, String
 
-    parser = BibTexParser(common_strings=True, ignore_nonstandard_types=False, interpolate_strings=True)
-    return bibtexparser.loads(text, parser).entries
+    text = _LOOSE_START.sub(r"\1@\2", text)
+    library = bibtexparser.parse_string(text, parse_stack=[])  # values kept raw: resolved below, in file order
+    strings = dict(_MONTHS)
+    entries: list[dict[str, str]] = []
+    for block in _blocks_at_line_starts(text, library.blocks):
+        if isinstance(block, String) and (value := _field_value(block.value, strings)) is not None:
+            strings[block.key.lower()] = value
+        elif isinstance(block, Entry) and (fields := _entry_fields(block.fields, strings)):
+            entries.append(fields)  # an entry without fields (``@misc{key}``) is a citation, not a paper
+    return entries
+
+
+def _blocks_at_line_starts(text: str, blocks: Iterable[Block]) -> Iterator[Block]:
+    """The entries and ``@string``s whose ``@`` starts a line or follows the block before: an ``@type{`` in the
+    middle of a line (an entry commented out with ``%``), or after a broken block on its line, is text."""
+    from bibtexparser import model
+
+    source = "\n" + text  # the parser's own copy: a block's raw text is a slice of it
+    seen = follows = 0
+    for block in blocks:
+        if isinstance(block, model.ImplicitComment) or not block.raw or (at := source.find(block.raw, seen)) < 0:
+            continue
+        seen = at + 1
+        if source[max(source.rfind("\n", 0, at) + 1, follows) : at].strip():
+            continue
+        if isinstance(block, model.DuplicateBlockKeyBlock | model.DuplicateFieldKeyBlock):
+            block = block.ignore_error_block  # a repeated key or field name: read as BibTeX reads it
+        if isinstance(block, model.Entry | model.String | model.Preamble):
+            follows = at + len(block.raw)
+        if isinstance(block, model.Entry | model.String):
+            yield block
+
+
+def _entry_fields(fields: Iterable[Field], strings: Mapping[str, str]) -> dict[str, str] | None:
+    """An entry's field values by lower-case name (the first of a repeated name wins); None if a value is malformed."""
+    values: dict[str, str] = {}
+    for field in fields:
+        if (value := _field_value(field.value, strings)) is None:
+            return None
+        values.setdefault(field.key.lower(), value)
+    return values
+
+
+def _field_value(raw: str, strings: Mapping[str, str]) -> str | None:
+    """A raw value as text: ``{...}``, ``"..."``, a number or a macro, or such pieces joined by ``#``; None if it is
+    none of these. A macro nobody defined stays its name."""
+    pieces = []
+    at = 0
+    while (piece := _VALUE_PIECE.match(raw, at)) is not None:
+        if word := piece["word"]:
+            pieces.append(strings.get(word.lower(), word))
+            at = piece.end()
+        elif (end := _closing(raw, piece.end(), piece["open"])) is not None:
+            pieces.append(raw[piece.end() : end])
+            at = end + 1
+        else:
+            return None
+        if (join := _VALUE_JOIN.match(raw, at)) is None:
+            return "".join(pieces) if not raw[at:].strip() else None
+        at = join.end()
+    return None
+
+
+def _closing(raw: str, start: int, opening: str) -> int | None:
+    """Where the ``{`` or ``"`` opened before ``start`` closes (braces nest, a quote in braces is text), if it does."""
+    closing = "}" if opening == "{" else '"'
+    depth = 0
+    for mark in (_BRACES if opening == "{" else _BRACES_AND_QUOTE).finditer(raw, start):
+        if mark[0] == "{":
+            depth += 1
+        elif mark[0] == "}" and depth:
+            depth -= 1
+        elif not depth:
+            return mark.start() if mark[0] == closing else None
+    return None
 
 
 def _paper_from_entry(entry: Mapping[str, str]) -> Paper | None:

@@ -33,6 +33,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from extractors.academicpages import bio_records, new_bio_records, strip_markdown
 from extractors.base import THIN_READING, Case, Extractor, with_shared_reading
+from extractors.bibtex import bibtex_entries
 from extractors.data import load_data, member_from_fields
 from extractors.generic import node_text, records_from_markdown
 from extractors.markdown import front_matter_text, is_unpublished, parse_front_matter
@@ -121,16 +122,9 @@ def _links(meta: Mapping[str, Any]) -> list[str]:
 
 
 def _bib_entry(bib: str) -> dict[str, str]:
-    import bibtexparser  # on first use, as in extractors/bibtex.py
-    from bibtexparser.bparser import BibTexParser
-
-    parser = BibTexParser(common_strings=True)
-    parser.ignore_nonstandard_types = False
-    try:
-        entries = bibtexparser.loads(bib, parser=parser).entries
-    except Exception:  # bibtexparser raises many kinds of errors on odd input
-        return {}
-    return {k: clean_text(v.replace("{", "").replace("}", "")) for k, v in entries[0].items()} if entries else {}
+    """The first entry of a ``cite.bib``, its values without braces; empty if it has none that reads."""
+    entry = next(bibtex_entries(bib), {})
+    return {k: clean_text(v.replace("{", "").replace("}", "")) for k, v in entry.items()}
 
 
 def _bib_name(name: str) -> str:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from extractors.bibtex import BibtexExtractor, bibtex_names, latex_to_text, parse_bibtex, read_bibtex
+import logging
+
+import pytest
+
+from extractors.bibtex import BibtexExtractor, bibtex_entries, bibtex_names, latex_to_text, parse_bibtex, read_bibtex
 from watcher.diff import StoredItem, diff_items
 from watcher.records import Award, Document, record_fields
 
@@ -26,6 +30,33 @@ def test_a_broken_entry_does_not_hide_the_others() -> None:
 def test_duplicate_keys_are_both_read() -> None:
     text = "@misc{k, title={One}}\n@misc{k, title={Two}}\n"
     assert [p.title for p in parse_bibtex(text)] == ["One", "Two"]
+
+
+def test_macros_strings_and_joins_are_resolved_in_file_order() -> None:
+    text = """@string{icml = "Proc. ICML"}
+    @inproceedings{a, title = "Cat " # {Dog}, booktitle = icml # " 2020", year = 2020, month = oct # {~5}}
+    @string{icml = "ICML"}
+    @inproceedings{b, title = {Later}, booktitle = icml, month = sept}"""
+    assert [(p.title, p.venue, p.year) for p in parse_bibtex(text)] == [
+        ("Cat Dog", "Proc. ICML 2020", 2020), ("Later", "ICML", None)
+    ]
+    assert [e["month"] for e in bibtex_entries(text)] == ["October~5", "sept"]  # a macro nobody defined: its name
+
+
+def test_an_entry_counts_where_it_opens_a_line_or_follows_one_and_a_broken_one_is_skipped() -> None:
+    text = """\ufeff% @article{hidden, title={Commented Out}}
+    @article{a, title={First Title}, title={Second Title}}  @misc{b, title={Same Line}}
+    @comment{x} @misc{c, title={Swallowed By The Comment}}
+    @ misc {d, title={Spaced Out}}
+    @misc{e}
+    @misc{f, title={Junk} after, year=2020}"""
+    assert [p.title for p in parse_bibtex(text)] == ["First Title", "Same Line", "Spaced Out"]
+
+
+def test_the_parser_s_warnings_on_malformed_blocks_are_not_logged(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING):
+        assert [p.title for p in parse_bibtex("@article{a, title {x}}\n@article{b, title={Fine}}")] == ["Fine"]
+    assert not caplog.records
 
 
 def test_names_in_every_bibtex_form() -> None:

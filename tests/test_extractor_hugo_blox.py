@@ -75,6 +75,19 @@ def test_admin_slug_becomes_the_profile_name_in_author_lists() -> None:
     assert papers == [Paper(title="Reef Notes", authors=("Lee Park", "Sam Ode"), venue="Reef Letters", year=2022)]
 
 
+def test_a_cite_bib_fills_in_what_the_front_matter_leaves_out() -> None:
+    bib = """@string{tl = "Tide {Letters}"}
+    @misc{draft}
+    @article{tide, title = {{Tidal} Gates}, author = {Ode, Sam and Park, Lee}, journal = tl, month = mar, year = 2021
+    }"""
+    files = {
+        "content/publication/tide/index.md": "---\ntitle: ''\n---\n",
+        "content/publication/tide/cite.bib": bib,
+    }
+    papers = [r for r in EXTRACTOR.parse(_bundle(files)) if isinstance(r, Paper)]
+    assert papers == [Paper(title="Tidal Gates", authors=("Sam Ode", "Lee Park"), venue="Tide Letters", year=2021)]
+
+
 def test_odd_bundles_fail_softly() -> None:
     files = {
         "content/authors/admin/_index.md": "---\nrole: [1, 2\n---\nbody",
