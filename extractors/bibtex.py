@@ -58,6 +58,7 @@ _LETTERS = {"ss": "ß", "o": "ø", "O": "Ø", "aa": "å", "AA": "Å", "ae": "æ"
             "L": "Ł", "i": "ı"}
 _LETTER_COMMAND = re.compile(r"\\(?P<name>ss|aa|AA|ae|AE|oe|OE|o|O|l|L|i)(?![A-Za-z])\s*")
 _OTHER_LATEX = re.compile(r"\\[A-Za-z]{2,}|\$")
+_LATEX_TEXT_MARKS = re.compile(r"(?<!\\)[%&]")
 _AUTHOR_MARKS = "*†‡§¶#"
 _VENUE_FIELDS = ("journal", "booktitle", "school", "institution", "howpublished", "publisher", "organization")
 _URL_FIELDS = ("url", "html", "website", "pdf")
@@ -126,16 +127,21 @@ def _base_letter(letter: str) -> str:
 
 def _read_latex(value: str) -> str:
     """Math, symbols and other commands as text; the text as it is if the LaTeX cannot be read."""
+    # A bare % or & in a BibTeX field is text, not LaTeX's comment or column mark.
     with contextlib.suppress(Exception):
-        return _latex_reader().latex_to_text(value)
+        return _latex_reader().latex_to_text(_LATEX_TEXT_MARKS.sub(r"\\\g<0>", value))
     return value
 
 
 @functools.cache
 def _latex_reader() -> LatexNodes2Text:
-    from pylatexenc.latex2text import LatexNodes2Text  # imported on the first rare value
+    # Imported on the first rare value. \LaTeX and \TeX are names, not markup to drop; a \url is its address.
+    from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
-    return LatexNodes2Text()
+    context = get_default_latex_context_db()
+    names = [MacroTextSpec("LaTeX", "LaTeX"), MacroTextSpec("TeX", "TeX"), MacroTextSpec("url", "%(1)s")]
+    context.add_context_category("names", macros=names, prepend=True)
+    return LatexNodes2Text(latex_context=context)
 
 
 def bibtex_names(value: str | None) -> tuple[str, ...]:

@@ -68,6 +68,12 @@ def test_latex_is_turned_into_text() -> None:
     assert latex_to_text(r"{\"U}ber \textbf{Fast} {G}raphs \& Trees") == "Über Fast Graphs & Trees"
 
 
+def test_rare_latex_is_read_as_text_and_a_bare_percent_or_ampersand_stays_text() -> None:
+    assert latex_to_text(r"$k$-means for $\alpha$-shapes in \LaTeX") == "k-means for α-shapes in LaTeX"
+    assert latex_to_text(r"50% less \& leaner in \textsuperscript{th} R&D \ldots") == "50% less & leaner in th R&D …"
+    assert latex_to_text(r"\url{https://example.org/a_b}") == "https://example.org/a_b"
+
+
 def test_arxiv_from_eprint_but_not_from_other_archives() -> None:
     arxiv = parse_bibtex("@misc{a, title={A}, eprint={2401.00001}, archivePrefix={arXiv}}")[0]
     other = parse_bibtex("@misc{b, title={B}, eprint={hal-0001}, archivePrefix={HAL}}")[0]
