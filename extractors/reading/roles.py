@@ -110,10 +110,7 @@ def _role_by_fields(entry: Entry) -> Role | None:
     when = clean_text(fields.get("date"))
     if not (fields.get("affiliation") or find_range(when) or parse_date_text(when)):
         return None
-    found = find_range(when)
-    start, end = (found[0], found[1]) if found else (parse_date_text(when), None)
-    return Role(title=clean_title(title), organization=clean_title(fields.get("affiliation")) or None,
-                start=start, end=end)
+    return _post(title, fields.get("affiliation"), when)
 
 
 def _role_by_columns(entry: Entry, lines: Sequence[str]) -> Role | None:
@@ -130,10 +127,14 @@ def _role_by_columns(entry: Entry, lines: Sequence[str]) -> Role | None:
     title = cells.get("title")
     if not title or len(title.split()) > 16 or not (cells.get("organization") or cells.get("when")):
         return None
-    found = find_range(cells.get("when", ""))
-    start, end = (found[0], found[1]) if found else (parse_date_text(cells.get("when", "")), None)
-    return Role(title=clean_title(title), organization=clean_title(cells.get("organization")) or None,
-                start=start, end=end)
+    return _post(title, cells.get("organization"), cells.get("when", ""))
+
+
+def _post(title: str, organization: str | None, when: str) -> Role:
+    """A post from its title, place and dates as fields or columns give them ("Jul 2024 - Present")."""
+    found = find_range(when)
+    start, end = (found[0], found[1]) if found else (parse_date_text(when), None)
+    return Role(title=clean_title(title), organization=clean_title(organization) or None, start=start, end=end)
 
 
 def _only_a_place(role: Role) -> bool:
