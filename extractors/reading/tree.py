@@ -357,7 +357,7 @@ class _Builder:
             return
         attrs = node.attributes if tag != "br" else {}
         if attrs and _is_hidden(attrs) and not (tag == "section" and _shown_by_its_menu(node, attrs)):
-            if _is_furniture(attrs):
+            if not _out_of_sight(attrs):
                 # A sidebar is furniture but for its list of the latest posts: dated news the site tells.
                 for widget in reversed(node.css(_LATEST_POSTS_SELECTOR)):
                     stack.append((widget, box, False))
@@ -524,18 +524,25 @@ def _lists_latest_posts(node: LexborNode | None) -> bool:
     return bool(cls) and any(word in _LATEST_POSTS for word in _class_words(cls))  # type: ignore[arg-type]
 
 
-def _is_furniture(attrs: dict[str, str | None]) -> bool:
-    """Hidden as page furniture (a sidebar, a menu), not from readers' eyes."""
-    if attrs.get("aria-hidden") == "true" or "hidden" in attrs:
-        return False
-    style = (attrs.get("style") or "").replace(" ", "").lower()
-    return "display:none" not in style and not any(w in _HIDDEN for w in _class_words(attrs.get("class") or ""))
-
-
 def _is_hidden(attrs: dict[str, str | None]) -> bool:
     """Whether an element is not read: hidden from readers, or page furniture."""
+    return _out_of_sight(attrs) or _is_furniture(attrs)
+
+
+def _out_of_sight(attrs: dict[str, str | None]) -> bool:
+    """Hidden from readers' eyes: ``aria-hidden``, ``hidden``, ``display:none``, a screen-reader class."""
     if attrs.get("aria-hidden") == "true" or ("hidden" in attrs and not _folded_panel(attrs)):
         return True
+    cls = attrs.get("class")
+    # A design system prefixes its screen-reader class: "nhsuk-u-visually-hidden", "usa-sr-only".
+    if cls and any(w in _HIDDEN or w.endswith(_SCREEN_READER) for w in _class_words(cls)):
+        return True
+    style = attrs.get("style")
+    return bool(style) and "display:none" in style.replace(" ", "").lower() and not _folded_panel(attrs)  # type: ignore[union-attr]
+
+
+def _is_furniture(attrs: dict[str, str | None]) -> bool:
+    """Page furniture: menus, footers, sidebars, a cookie banner, a post's author card."""
     element_id = (attrs.get("id") or "").lower()
     if (attrs.get("role") or "").lower() in _FURNITURE_ROLES or element_id in _FURNITURE:
         return True
@@ -544,11 +551,7 @@ def _is_hidden(attrs: dict[str, str | None]) -> bool:
     if attrs.get("itemprop") == "author" and "itemscope" in attrs:
         return True  # a post's author card (schema.org Person): who wrote it, not a member list
     cls = attrs.get("class")
-    # A design system prefixes its screen-reader class: "nhsuk-u-visually-hidden", "usa-sr-only".
-    if cls and any(w in _HIDDEN or w in _FURNITURE or w.endswith(_SCREEN_READER) for w in _class_words(cls)):
-        return True
-    style = attrs.get("style")
-    return bool(style) and "display:none" in style.replace(" ", "").lower() and not _folded_panel(attrs)  # type: ignore[union-attr]
+    return bool(cls) and any(w in _FURNITURE for w in _class_words(cls))  # type: ignore[arg-type]
 
 
 _ISO_DAY = re.compile(r"^(?:19|20)\d\d-[01]\d-[0-3]\d")
