@@ -69,15 +69,7 @@ def read_role(entry: Entry, context: Context) -> Reading | None:
     lines = [line for line in entry.lines if not is_noise(line)]
     if not lines:
         return None
-    if (role := _role_by_fields(entry)) is not None:
-        pass
-    elif entry.cells and len(entry.cells) >= 2:
-        role = _role_by_columns(entry, lines) or parse_role_line(" , ".join(entry.cells), bold)
-    else:
-        role = parse_role_line(lines[0], bold)
-        if (role is None or (role.start is None and len(lines) > 1)) and len(lines[0].split()) <= 10:
-            joined = parse_role_line(" ".join(lines[:2]), bold)
-            role = joined if joined is not None and (role is None or joined.start) else role
+    role = _stated_role(entry, lines, bold)
     if role is None:
         return None
     if role.organization is None and (role.start or role.end) and len(lines) > 1 and _names_a_place(lines[1]):
@@ -89,6 +81,19 @@ def read_role(entry: Entry, context: Context) -> Reading | None:
     score = 0.3 + (0.35 if role.start or role.end else 0.0) + (0.2 if ROLE_WORDS.search(role.title) else 0.0)
     score += 0.1 if role.organization else 0.0
     return Reading.of(role, score)
+
+
+def _stated_role(entry: Entry, lines: Sequence[str], bold: Sequence[str]) -> Role | None:
+    """The post an entry states: by its named fields, by its table's columns, else by its lines."""
+    if (role := _role_by_fields(entry)) is not None:
+        return role
+    if entry.cells and len(entry.cells) >= 2:
+        return _role_by_columns(entry, lines) or parse_role_line(" , ".join(entry.cells), bold)
+    role = parse_role_line(lines[0], bold)
+    if (role is None or (role.start is None and len(lines) > 1)) and len(lines[0].split()) <= 10:
+        joined = parse_role_line(" ".join(lines[:2]), bold)
+        role = joined if joined is not None and (role is None or joined.start) else role
+    return role
 
 
 #: Header names of a table of posts: "Period | Position | Institution".
@@ -107,10 +112,8 @@ def _role_by_fields(entry: Entry) -> Role | None:
     title = clean_text(fields.get("role"))
     if not title or "name" in fields or len(title.split()) > 16 or _DUTY.match(title):
         return None
-    when = clean_text(fields.get("date"))
-    if not (fields.get("affiliation") or find_range(when) or parse_date_text(when)):
-        return None
-    return _post(title, fields.get("affiliation"), when)
+    role = _post(title, fields.get("affiliation"), clean_text(fields.get("date")))
+    return role if role.organization or role.start or role.end else None
 
 
 def _role_by_columns(entry: Entry, lines: Sequence[str]) -> Role | None:
