@@ -40,7 +40,7 @@ from extractors.markdown import front_matter_text, load_yaml, parse_front_matter
 from extractors.reading.context import Context
 from extractors.reading.dates import SEASONS, century_year, full_end_year, parse_date_text
 from extractors.reading.entries import entry_of_box
-from extractors.reading.papers import read_paper, status_stated, with_status
+from extractors.reading.papers import author_names, read_paper, status_stated, with_status
 from extractors.reading.roles import dedupe_roles, same_place
 from extractors.reading.tree import tree_from_html
 from extractors.reading.vocabulary import heading_kind
@@ -537,15 +537,30 @@ def publication_paper(meta: Mapping[str, Any]) -> Paper | None:
     citation = front_matter_text(meta.get("citation"))
     url = front_matter_text(meta.get("paperurl")) or front_matter_text(meta.get("url")) or None
     doi = find_doi(front_matter_text(meta.get("doi"))) or find_doi(url) or find_doi(citation)
+    venue = strip_markdown(front_matter_text(meta.get("venue")))
+    co_authors: tuple[str, ...] = ()
+    if with_names := re.match(r"(?i)with\s+", venue):  # "with M. Bustamante": co-authors set where the venue goes
+        venue, co_authors = "", author_names(venue[with_names.end() :])
+    cites_the_paper = _holds_title(citation, title)
     return Paper(
         title=title,
-        authors=citation_authors(citation) or authors_of(meta.get("authors") or meta.get("author")),
-        venue=_venue(strip_markdown(front_matter_text(meta.get("venue"))), strip_markdown(citation)),
+        authors=(citation_authors(citation) if cites_the_paper else ())
+        or authors_of(meta.get("authors") or meta.get("author"))
+        or co_authors,
+        venue=_venue(venue or ("" if cites_the_paper else strip_markdown(citation).strip()), strip_markdown(citation)),
         year=parse_year(front_matter_text(meta.get("date"))) or parse_year(front_matter_text(meta.get("year"))),
         url=url,
         doi=doi,
         arxiv=find_arxiv(url) or find_arxiv(citation),
     )
+
+
+def _holds_title(citation: str, title: str) -> bool:
+    """Whether a citation names its paper. One that does not ("Submitted. arXiv:2109.06981",
+    "Trans. Amer. Math. Soc. 377 (2024)") says only where the paper stands: it is the venue,
+    and names no authors."""
+    words = re.findall(r"\w+", title.lower())
+    return bool(words) and re.search(r"\W+".join(words), citation.lower()) is not None
 
 
 def _venue(venue: str, citation: str) -> str | None:

@@ -756,6 +756,17 @@ def test_one_preprint_label_written_as_another_is_not_news_but_a_journal_is() ->
         assert change.delta == {"venue": {"old": old, "new": new}}
 
 
+def test_a_submission_no_longer_said_beside_the_same_preprint_is_not_news_but_a_journal_is() -> None:
+    def paper(venue: str) -> Paper:
+        return Paper(title="Sparse Reef Maps", venue=venue, year=2023)
+
+    old = "Submitted. arXiv:2206.11986"
+    assert run([*papers(4), paper(old)], [*papers(4), paper("arXiv:2206.11986")]).changes == ()
+    for new in ("Math. Z. 309 (2025), no. 3", "Accepted. arXiv:2206.11986"):
+        change = only(run([*papers(4), paper(old)], [*papers(4), paper(new)]))
+        assert change.delta == {"venue": {"old": old, "new": new}}
+
+
 def test_an_entry_reused_for_another_paper_is_one_added_and_one_removed() -> None:
     before = [*papers(4), Paper(title="Recsys Feedback for Reranking", arxiv="2410.05939")]
     after = [*papers(4), Paper(title="Direct Preference Optimization for Recommenders", arxiv="2410.05939")]

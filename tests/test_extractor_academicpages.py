@@ -119,6 +119,16 @@ def test_a_status_only_the_citation_states_stays_with_the_venue() -> None:
     assert paper is not None and paper.venue == "Estuarine Letters"
 
 
+def test_a_citation_that_does_not_name_its_paper_is_where_it_stands() -> None:
+    # Co-authors in the venue field and the journal in the citation, as many such sites keep them.
+    meta = {"title": "Aspherical forms", "venue": "with M. Osei", "citation": "Submitted. arXiv:2109.09196"}
+    paper = publication_paper(meta)
+    assert paper is not None
+    assert (paper.venue, paper.authors, paper.arxiv) == ("Submitted. arXiv:2109.09196", ("M. Osei",), "2109.09196")
+    paper = publication_paper({**meta, "citation": "Math. Z. 309 (2025), no. 3"})
+    assert paper is not None and (paper.venue, paper.authors) == ("Math. Z. 309 (2025), no. 3", ("M. Osei",))
+
+
 def test_dated_list_wins_over_biography_roles() -> None:
     page = (
         "---\npermalink: /\nauthor_profile: true\n---\n\nI am a Research Scientist at Example Corp.\n\n"

@@ -922,8 +922,14 @@ def _reportable(rule: FieldRule, old: Any, new: Any) -> bool:
         or (rule.detail_tolerant and _only_detail_added(old, new))
         or (rule.fuller_tolerant and _only_named_more_fully(old, new))
         or (rule.former_tolerant and new in _FORMER and old.startswith(f"{new} "))
-        or (rule.quiet_preprint and _one_preprint_label_for_another(old, new))
+        or (rule.quiet_preprint and (_one_preprint_label_for_another(old, new) or _review_left_unsaid(old, new)))
     )
+
+
+def _review_left_unsaid(old: str, new: str) -> bool:
+    """"Submitted. arXiv:2206.11986" -> "arXiv:2206.11986": the preprint as before, its submission
+    no longer said (a stage that disappears is no news; one that changes is)."""
+    return is_preprint_server_venue(new) and " ".join(old.replace("under review", " ").split()) == new
 
 
 def _one_preprint_label_for_another(old: str, new: str) -> bool:
