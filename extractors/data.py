@@ -487,7 +487,9 @@ def _paper(fields: _Fields, scope: _Scope) -> Paper | None:
     if not title:
         return None
     links = fields.links()
-    venue = _venue_named(fields) or _named_venue(fields) or _venue_of_links(fields) or None
+    venue = (
+        _venue_named(fields) or _named_venue(fields) or _venue_of_links(fields) or _venue_as_location(fields) or None
+    )
     # Where the paper stands ("status: In press", "year: forthcoming") belongs with the venue:
     # "In press" -> "2026" is the news.
     status = next((s for name in (*_STATUS, *_YEAR_FIELDS) if (s := publication_status(fields.text((name,))))), None)
@@ -531,6 +533,13 @@ def _venue_named(fields: _Fields) -> str:
     ``repository: Zenodo`` is where it appeared; ``repository: https://github.com/…`` is a link)."""
     named = (fields.text((name,), words=40) for name in _VENUE)
     return next((text for text in named if text and not _looks_like_link(text)), "")
+
+
+def _venue_as_location(fields: _Fields) -> str:
+    """Where a paper appeared, kept as its "location" ("To appear in VLDB 2020", "SODA 2020"); a
+    city alone ("Vienna, Austria") is where a talk was given, not a venue."""
+    location = fields.text(("location",), words=40)
+    return location if location and (is_venue(location) or _year_in(location)) else ""
 
 
 def _named_venue(fields: _Fields) -> str:

@@ -515,6 +515,17 @@ def test_a_working_paper_s_status_with_its_journal_is_its_venue() -> None:
     assert "Work and Society" in paper.venue
 
 
+def test_a_paper_s_location_is_its_venue_but_a_city_is_not() -> None:
+    data = [
+        {"title": "Sage Graphs", "authors": "Ana Lima and Bo Chen", "location": "To appear in VLDB 2026"},
+        {"title": "Batch Trees", "authors": "Ana Lima", "location": "SODA 2025"},
+        {"title": "Tidal Nets", "authors": "Bo Chen", "location": "Vienna, Austria"},
+    ]
+    assert [r.venue for r in read_data(data, "_data/papers.yaml").records if isinstance(r, Paper)] == [
+        "To appear in VLDB 2026", "SODA 2025", None
+    ]
+
+
 def test_a_chapter_s_venue_is_its_book_not_its_press() -> None:
     chapters = {"book_chapters": [
         {"title": "Care workers and the welfare state", "book": "Handbook of Welfare States",
