@@ -604,6 +604,21 @@ def test_a_real_new_paper_beside_a_reformat_is_still_reported() -> None:
     assert [(c.change, c.key) for c in result.changes] == [("added", "title:estuary fronts seen from drifting buoys")]
 
 
+def test_a_paper_published_beside_a_new_citation_style_is_still_reported() -> None:
+    before = styled_papers(10, style="plain")
+    before[2] = replace(before[2], venue="To appear in SODA 2026")
+    after = [replace(p, venue=f"Proceedings of {p.venue or 'Coastal Research Letters'}, 2026.") for p in before]
+    after[2] = replace(after[2], venue="Proceedings of the Symposium on Discrete Algorithms (SODA), 2026.")
+    result = run(before, after)
+    assert result.reformatted is not None
+    assert [(c.change, c.delta) for c in result.changes] == [
+        ("modified", {"venue": {"old": "To appear in SODA 2026", "new": after[2].venue}})
+    ]
+    # A style that leaves every stage out moves no paper.
+    pending = [replace(p, venue=f"Under review at {p.title}") for p in before]
+    assert run(pending, after).changes == ()
+
+
 def test_a_few_real_edits_are_not_a_reformat() -> None:
     before = styled_papers(10, style="plain")
     edited = [replace(before[0], venue="Nature Geoscience"), *before[1:]]

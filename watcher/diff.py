@@ -279,8 +279,9 @@ def diff_items(
     placed: list[tuple[int, ItemChange]] = []
     refreshed: list[ItemRefresh] = []
     unchanged = 0
+    moved_on = _stages_moved_in_a_restyle(old, deltas, reformats)
     for before, after, delta in [*deltas, *((b, a, {}) for b, a in renderings)]:
-        if delta and before.kind not in reformats:
+        if delta and (before.kind not in reformats or id(before) in moved_on):
             placed.append((position[id(after)], _modified(before, after, delta)))
             continue
         unchanged += 1
@@ -1240,6 +1241,36 @@ def _reformats(
         if affected >= REFORMAT_MIN_ITEMS and affected >= REFORMAT_MIN_SHARE * sizes[kind]:
             reasons[kind] = f"reformatted: {affected} of {sizes[kind]} {_plural(kind)} changed format"
     return reasons
+
+
+def _stages_moved_in_a_restyle(
+    old: Sequence[_Entry], deltas: Sequence[tuple[_Entry, _Entry, dict[str, Any]]], reformats: Mapping[str, str]
+) -> set[int]:
+    """The papers of a re-rendered list whose stage moved ("To appear in VLDB 2020" -> "Proceedings
+    of the VLDB Endowment, 2020"): a new citation style is no news, a paper published beside it is.
+    When the stage moves on too many of them (more than a quarter), the new style leaves it out."""
+    moved = [
+        before
+        for before, after, delta in deltas
+        if before.kind == "paper" and before.kind in reformats and "venue" in delta
+        and (stage := _stage(before.fields.get("venue"))) is not None and stage != _stage(after.fields.get("venue"))
+    ]
+    papers = sum(e.kind == "paper" for e in old)
+    return {id(e) for e in moved} if len(moved) <= max(2, papers // 4) else set()
+
+
+#: Where an unpublished paper stands, as ``_comparable`` words the venue.
+_STAGE = re.compile(r"\b(?:forthcoming|under review|revise and resubmit|accepted|preprint|working paper|manuscript)\b")
+
+
+def _stage(venue: Any) -> str | None:
+    """A venue's stage ("forthcoming", "under review", "preprint"), or None for a published paper."""
+    key = _comparable("venue", venue)
+    if not isinstance(key, str):
+        return None
+    if match := _STAGE.search(key):
+        return match.group()
+    return "preprint" if is_preprint_server_venue(str(venue)) else None
 
 
 def _read_anew(old: Sequence[_Entry], lost: Sequence[_Entry], found: Sequence[_Entry]) -> dict[str, str]:
