@@ -1419,6 +1419,18 @@ def test_a_book_title_with_years_is_the_title_not_the_link_to_its_publisher() ->
     ]
 
 
+def test_a_linked_title_ending_in_the_years_it_studies_is_the_title_not_the_journal_below_it() -> None:
+    html = """<h2>Publications</h2><ul>
+    <li><a href="p/wages.pdf">Regional Wages in Portugal 1950-2010</a> (w/ Rita Lopes)<br>
+    <em>AEJ: Applied (August 2024)</em> <a href="https://github.com/x">[Code]</a></li>
+    <li><a href="p/ports.pdf">Port Congestion and Prices</a> (with Rita Lopes)<br>
+    <em>Forthcoming at RAND</em></li></ul>"""
+    assert [(p.title, p.venue) for p in _of(Paper, _read(html))] == [
+        ("Regional Wages in Portugal 1950-2010", "AEJ: Applied (August 2024)"),
+        ("Port Congestion and Prices", "Forthcoming at RAND"),
+    ]
+
+
 def test_a_word_in_italics_inside_the_title_is_not_the_venue() -> None:
     html = """<h2>Publications</h2><ul>
     <li><a href="x">Fluctuating selection in soil <em>Pseudomonas</em> populations</a><br>Herrera T, Doe J<br>

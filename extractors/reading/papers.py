@@ -445,8 +445,9 @@ def _opens_with_a_marked_title(entry: Entry, line: str, cut: int) -> bool:
 
 _MARK_WEIGHT = {"link": 6, "bold": 6, "italic": 4}
 #: What a linked venue line holds and a title does not: identifiers, long numbers, a year closed by
-#: citation punctuation ("Nature. 2021;7"). A year inside a title ("The 2019 Estallido") is words.
-_METADATA = re.compile(r"\b(?:pmid|pmcid|doi|issn|isbn|vol|pp|if)\b|\d{5,}|\b\d{4}(?:\s*[.;:(]|$)|=", re.I)
+#: citation punctuation ("Nature. 2021;7"). A year inside a title ("The 2019 Estallido") is words, and
+#: so is the span a title studies ("Common Ownership in America 1980-2017").
+_METADATA = re.compile(r"\b(?:pmid|pmcid|doi|issn|isbn|vol|pp|if)\b|\d{5,}|\b(?<![-–])\d{4}(?:\s*[.;:(]|$)|=", re.I)
 
 
 def _candidate_score(span: Span, order: int) -> int:
