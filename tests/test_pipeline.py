@@ -398,6 +398,36 @@ def test_an_upgraded_extractor_rereads_an_unchanged_page_silently(
     assert run_check(database, source_id, clock).status == "unchanged"
 
 
+def barron_rows(papers: list[tuple[str, str, str]]) -> str:
+    """Papers as Jon Barron's template sets them (its extractor claims the page)."""
+    rows = "".join(
+        f'<tr><td><a href="p{n}.pdf"><span class="papertitle">{t}</span></a><br>{a}<br><em>{v}</em></td></tr>'
+        for n, (t, a, v) in enumerate(papers)
+    )
+    return f"<html><body><h1>Ada Quill</h1><table><tr><td><h2>Research</h2></td></tr>{rows}</table></body></html>"
+
+
+def plain_list(papers: list[tuple[str, str, str]]) -> str:
+    rows = "".join(f'<li><a href="p{n}.pdf">{t}</a>. {a}. <i>{v}</i>.</li>' for n, (t, a, v) in enumerate(papers))
+    return f"<html><body><h1>Ada Quill</h1><h2>Publications</h2><ul>{rows}</ul></body></html>"
+
+
+def test_a_redesign_another_extractor_claims_reports_the_page_s_changes_not_the_readers_differences(
+    watched: tuple[Database, StaticSite, int, Clock],
+) -> None:
+    database, site, source_id, clock = watched
+    site.set("/", Page(barron_rows(PAPERS)))
+    assert run_check(database, source_id, clock).status == "baseline"
+    # The new layout is read by the generic reader, which also reads a venue the template's
+    # reader missed ("ICCV 2023" under a lone author): that was on the page before, not news.
+    fresh = ("Quill Ink: Pen Strokes as Radiance Fields", "Ada Quill", "NeurIPS 2026")
+    site.set("/", Page(plain_list([*PAPERS, fresh])))
+    clock.tick(hours=1)
+    outcome = run_check(database, source_id, clock)
+    assert outcome.status == "changed"
+    assert changes_of(database) == [("paper", "added", fresh[0])]
+
+
 def test_stored_items_follow_the_page_after_an_insert_an_edit_and_a_removal(
     watched: tuple[Database, StaticSite, int, Clock],
 ) -> None:

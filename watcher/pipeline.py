@@ -713,7 +713,14 @@ def _apply_extraction(
     # Imported here, with the rest of the extraction stack (see _load_extraction): a re-check
     # answered only by 304s never needs it. Its pairing imports numpy and rapidfuzz itself.
     from watcher.diff import DiffResult, StoredItem, diff_items
-    from watcher.shown import additions_to_check, keep_shown_items, removals_to_check, shown_text, without_read_anew
+    from watcher.shown import (
+        additions_to_check,
+        keep_shown_items,
+        removals_to_check,
+        shown_text,
+        without_read_anew,
+        without_reader_differences,
+    )
 
     now = services.now()
     source = session.get(Source, view.id)
@@ -732,11 +739,15 @@ def _apply_extraction(
         if row.removed_at is None
     ]
     first_reading = "extractor" not in state
-    # A different extractor (or version) reads the page differently: adopt its reading
-    # silently rather than report the difference as changes on the page.
-    rebaseline = first_reading or (state.get("extractor"), state.get("extractor_version")) != (
-        extraction.extractor,
-        extraction.version,
+    # Items read by code that has changed since (an upgraded or retired extractor) are read
+    # anew silently: the difference is the reader's, not the page's. A page that another
+    # extractor claims now, its old one unchanged, was redesigned: its changes are diffed,
+    # under the diff's guards for a list read anew. A repository's files are read anew.
+    switched = state.get("extractor") != extraction.extractor
+    rebaseline = (
+        first_reading
+        or version_of(state.get("extractor") or "") != state.get("extractor_version")
+        or (switched and fetched.files is not None)
     )
     # A baseline over no stored items needs no pairing: every item would be "added" and none
     # of that is reported, and nothing stored means nothing can look collapsed.
@@ -751,7 +762,10 @@ def _apply_extraction(
     if not rebaseline and removals_to_check(result, members=a_page):
         page, _cut = bound_document(to_document(view.url, fetched), services.read)
         result, kept = keep_shown_items(result, shown_text(page), members=a_page)
-    if not rebaseline and a_page and additions_to_check(result):
+    if not rebaseline and switched:
+        shown_now = shown_text(bound_document(to_document(view.url, fetched), services.read)[0])
+        result = without_reader_differences(result, _previous_shown(session, view.url, state, fetched), shown_now)
+    elif not rebaseline and a_page and additions_to_check(result):
         result = without_read_anew(result, _previous_shown(session, view.url, state, fetched))
     status = "baseline" if rebaseline else ("changed" if result.changes else "unchanged")
     row = _read_snapshot_row(source.id, fetched, extraction, status, len(records), started, now)

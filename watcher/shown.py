@@ -16,6 +16,11 @@ redesign that moves people into a table or a sidebar the reader does not follow 
 them. A repository is left to the diff: its files keep every author list and news post that
 names a member long after the person's entry is gone.
 
+A page that another extractor claims now (a redesign) is read by other code than last time,
+and the two readers see the same entries a little differently. There every change is looked
+for: an item added, or modified to values, that the page already showed last time, and an item
+removed that it still shows, is the readers' difference, not the page's.
+
 Additions get the mirror check. When a check would report several items of one kind as added
 whose words the page already showed last time (a redesign turned a people list the reader
 could not follow into cards it can), the page did not gain them: the reader learned to see
@@ -36,7 +41,14 @@ from watcher.diff import DiffResult, ItemChange
 from watcher.records import Document
 from watcher.text import normalise_key, without_html_comments
 
-__all__ = ["additions_to_check", "keep_shown_items", "removals_to_check", "shown_text", "without_read_anew"]
+__all__ = [
+    "additions_to_check",
+    "keep_shown_items",
+    "removals_to_check",
+    "shown_text",
+    "without_read_anew",
+    "without_reader_differences",
+]
 
 #: The field that holds each kind's words, and how many words make it the item's own.
 _LABELS = {"paper": ("title", 4), "award": ("title", 4), "news": ("text", 6)}
@@ -141,3 +153,36 @@ def without_read_anew(result: DiffResult, shown_before: str) -> DiffResult:
         unchanged=result.unchanged + len(dropped),
         reformatted="; ".join(filter(None, [result.reformatted, *reasons])),
     )
+
+
+def without_reader_differences(result: DiffResult, shown_before: str, shown_now: str) -> DiffResult:
+    """``result`` without the changes that another reader's view explains (see the module's
+    docstring): additions and new values ``shown_before`` held, removals ``shown_now`` holds."""
+    kept = [c for c in result.changes if not _a_reader_difference(c, shown_before, shown_now)]
+    if len(kept) == len(result.changes):
+        return result
+    return dataclasses.replace(
+        result, changes=tuple(kept), unchanged=result.unchanged + len(result.changes) - len(kept)
+    )
+
+
+def _a_reader_difference(change: ItemChange, shown_before: str, shown_now: str) -> bool:
+    if change.change == "modified":
+        values = [_words(delta.get("new")) for delta in (change.delta or {}).values()]
+        return all(value and f" {value} " in shown_before for value in values)
+    fields = change.after if change.change == "added" else change.before
+    shown = shown_before if change.change == "added" else shown_now
+    label = _words(_own_words(change.kind, fields, _ANY_LABEL))
+    return bool(label) and f" {label} " in shown
+
+
+#: An item's own words, however few: across readers, the same page is asked about.
+_ANY_LABEL = {"paper": ("title", 2), "award": ("title", 2), "news": ("text", 2), "member": ("name", 2),
+              "role": ("title", 2)}  # fmt: skip
+
+
+def _words(value: Any) -> str:
+    """A field value's normalised words (a list's, joined)."""
+    if isinstance(value, (list, tuple)):
+        value = " ".join(map(str, value))
+    return normalise_key(str(value)) if value not in (None, "") else ""
