@@ -811,6 +811,8 @@ def test_a_former_member_s_note_left_out_is_no_change_but_a_new_note_is() -> Non
     lab = [Member(name=f"Student Number{n}", role="PhD student") for n in range(5)]
     before = [*lab, Member(name="Odile Marsh", role="Alumni (M.Sc. 2018, project student 2016)")]
     assert run(before, [*lab, Member(name="Odile Marsh", role="Alumni")]).changes == ()
+    placed = [*lab, Member(name="Odile Marsh", role="Alumni (M.Sc. 2018; now Seed Scientist, Hollis Seeds)")]
+    assert run(placed, [*lab, Member(name="Odile Marsh", role="Alumni (M.Sc. 2018)")]).changes == ()
     moved = only(run(before, [*lab, Member(name="Odile Marsh", role="Alumni (now at Hollis Seeds)")]))
     assert (moved.change, moved.after["role"]) == ("modified", "Alumni (now at Hollis Seeds)")
 

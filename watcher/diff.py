@@ -156,8 +156,8 @@ class FieldRule:
     ("emeritus", "alumni", "now ...") are still news.
     ``fuller_tolerant`` ignores words put in or left out after or before all the old words (an award
     "— Computer Science", a grant's number), none saying where the award stands ("finalist", "declined").
-    ``former_tolerant`` ignores a former member's note left out ("Alumni (M.Sc. 2018)" -> "Alumni"):
-    they are as former as before.
+    ``former_tolerant`` ignores a former member's note left out ("Alumni (M.Sc. 2018)" -> "Alumni",
+    "Alumni (PhD 2025; now Research Scientist, X)" -> "Alumni (PhD 2025)"): they are as former as before.
     """
 
     appearing: bool = False
@@ -922,7 +922,7 @@ def _reportable(rule: FieldRule, old: Any, new: Any) -> bool:
         or (rule.touch_up_tolerant and _only_touched_up(old, new))
         or (rule.detail_tolerant and _only_detail_added(old, new))
         or (rule.fuller_tolerant and _only_named_more_fully(old, new))
-        or (rule.former_tolerant and new in _FORMER and old.startswith(f"{new} "))
+        or (rule.former_tolerant and _former_note_left_out(old, new))
         or (rule.quiet_preprint and (_one_preprint_label_for_another(old, new) or _review_left_unsaid(old, new)))
     )
 
@@ -931,6 +931,12 @@ def _review_left_unsaid(old: str, new: str) -> bool:
     """"Submitted. arXiv:2206.11986" -> "arXiv:2206.11986": the preprint as before, its submission
     no longer said (a stage that disappears is no news; one that changes is)."""
     return is_preprint_server_venue(new) and " ".join(old.replace("under review", " ").split()) == new
+
+
+def _former_note_left_out(old: str, new: str) -> bool:
+    """A former member's role that keeps its first words and leaves out the rest (keys as ``_comparable``
+    gives them, "now" taken out): "alumni phd 2025 research scientist x" -> "alumni phd 2025"."""
+    return old.startswith(f"{new} ") and any(new == w or new.startswith(f"{w} ") for w in _FORMER)
 
 
 def _one_preprint_label_for_another(old: str, new: str) -> bool:
