@@ -518,10 +518,18 @@ def _paper(fields: _Fields, scope: _Scope) -> Paper | None:
 _PAPER_AWARD = ("award", "awards", "awardname", "honor", "honour", "prize")
 
 
-def _paper_award(fields: _Fields, paper: Record) -> Award | None:
-    """The award a publication list gives a paper in a field of its own ("award": "Best Paper")."""
-    name = next((name for name in _PAPER_AWARD if isinstance(fields.by_key.get(name), str)), None)
-    return paper_award(fields.text((name,), words=20), paper) if name and isinstance(paper, Paper) else None
+def _paper_awards(fields: _Fields, paper: Record) -> list[Award]:
+    """The awards a publication list gives a paper in a field of its own ("award": "Best Paper",
+    "awards": ["Best Paper Award"])."""
+    if not isinstance(paper, Paper):
+        return []
+    for name in _PAPER_AWARD:
+        value = fields.by_key.get(name)
+        if isinstance(value, str):
+            return [award] if (award := paper_award(fields.text((name,), words=20), paper)) else []
+        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            return [award for v in value if (award := paper_award(clean_text(v), paper))]
+    return []
 
 
 #: The parts of a venue written as an object ({"short": "ICAS '25", "full": "Proceedings of ..."}), fullest first.
@@ -886,7 +894,7 @@ class _Walker:
         read = [(fields, r) for fields in records if (r := _read(kind, fields, scope)) is not None]
         found = [record for _, record in read]
         if kind == "paper":
-            found += [award for fields, paper in read if (award := _paper_award(fields, paper))]
+            found += [award for fields, paper in read for award in _paper_awards(fields, paper)]
         if kind == "member":
             found += [award for fields, _ in read for award in _member_awards(fields)]
         self.reading.records.extend(found)

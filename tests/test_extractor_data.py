@@ -526,6 +526,14 @@ def test_a_paper_s_location_is_its_venue_but_a_city_is_not() -> None:
     ]
 
 
+def test_a_paper_s_awards_given_as_a_list_are_awards() -> None:
+    data = [{"title": "Haptic Breadcrumbs", "authors": ["Ana Lima"], "venue": "HCIS 2025", "year": 2025,
+             "awards": ["Best Paper Award"]}]
+    assert [r for r in read_data(data, "src/data/publications.json").records if isinstance(r, Award)] == [
+        Award(title="Best Paper Award", organization="HCIS 2025", year=2025)
+    ]
+
+
 def test_a_chapter_s_venue_is_its_book_not_its_press() -> None:
     chapters = {"book_chapters": [
         {"title": "Care workers and the welfare state", "book": "Handbook of Welfare States",
