@@ -619,6 +619,27 @@ def test_a_paper_published_beside_a_new_citation_style_is_still_reported() -> No
     assert run(pending, after).changes == ()
 
 
+def test_venues_named_in_full_now_are_a_reformat_but_a_preprint_published_is_news() -> None:
+    def paper(n: int, venue: str, year: int) -> Paper:
+        return Paper(title=f"Study {n} of tactile interfaces", authors=("Ana Lima",), venue=venue, year=year)
+
+    short = {"SIT": "Symposium on Interface Technology", "HCIS": "Conference on Human-Centred Interactive Systems"}
+    before = [paper(n, f"{('SIT', 'HCIS')[n % 2]} {2020 + n}", 2020 + n) for n in range(6)]
+    before += [paper(n, "Journal of Haptics", 2019) for n in range(6, 14)] + [paper(14, "arXiv", 2026)]
+    after = [paper(n, f"Proceedings of the {2020 + n} {short[('SIT', 'HCIS')[n % 2]]}", 2020 + n) for n in range(6)]
+    after += [*before[6:14], paper(14, "Transactions on Interactive Computing", 2026)]
+    award_before = Award(title="Best Paper Award", organization="HCIS 2021", year=2021)
+    award_after = Award(title="Best Paper Award", organization=after[1].venue, year=2021)
+    result = run([*before, award_before], [*after, award_after])
+    assert result.reformatted == "reformatted: 6 of 15 papers' venues named anew"
+    assert [(c.kind, c.delta) for c in result.changes] == [
+        ("paper", {"venue": {"old": "arXiv", "new": "Transactions on Interactive Computing"}})
+    ]
+    # Venues that change each their own way are each told.
+    moved = [*before[:3], paper(3, "Nature Communications", 2023), *before[4:]]
+    assert [c.key for c in run(before, moved).changes] == ["title:study 3 of tactile interfaces"]
+
+
 def test_a_few_real_edits_are_not_a_reformat() -> None:
     before = styled_papers(10, style="plain")
     edited = [replace(before[0], venue="Nature Geoscience"), *before[1:]]

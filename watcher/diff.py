@@ -35,7 +35,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -280,8 +280,9 @@ def diff_items(
     refreshed: list[ItemRefresh] = []
     unchanged = 0
     moved_on = _stages_moved_in_a_restyle(old, deltas, reformats)
+    renamed_along = _renamed_along(deltas, _venue_renamings(deltas))
     for before, after, delta in [*deltas, *((b, a, {}) for b, a in renderings)]:
-        if delta and (before.kind not in reformats or id(before) in moved_on):
+        if delta and id(before) not in renamed_along and (before.kind not in reformats or id(before) in moved_on):
             placed.append((position[id(after)], _modified(before, after, delta)))
             continue
         unchanged += 1
@@ -1246,7 +1247,45 @@ def _reformats(
         affected = (by_field.most_common(1)[0][1] if by_field else 0) + readded[kind]
         if affected >= REFORMAT_MIN_ITEMS and affected >= REFORMAT_MIN_SHARE * sizes[kind]:
             reasons[kind] = f"reformatted: {affected} of {sizes[kind]} {_plural(kind)} changed format"
+    renamings = _venue_renamings(deltas)
+    renamed = sum(renamings.values())
+    if "paper" not in reasons and renamed >= REFORMAT_MIN_ITEMS and renamed * 3 >= sizes["paper"]:
+        reasons["paper"] = f"reformatted: {renamed} of {sizes['paper']} papers' venues named anew"
     return reasons
+
+
+def _venue_renamings(deltas: Sequence[tuple[_Entry, _Entry, dict[str, Any]]]) -> Counter[tuple[str, str]]:
+    """Published papers' venues written anew the same way as another's ("SIT 2025" -> "Proceedings
+    of the 2025 Symposium on Interface Technology", and so for 2024), and how many: a list that names
+    its venues in full now, not papers that moved. A preprint that gains its venue is left out."""
+    renamings: Counter[tuple[str, str]] = Counter()
+    for before, after, delta in deltas:
+        old, new = before.fields.get("venue"), after.fields.get("venue")
+        if before.kind == "paper" and "venue" in delta and old and new and _stage(old) is None and _stage(new) is None:
+            renamings[_renaming(old, new)] += 1
+    return Counter({renaming: n for renaming, n in renamings.items() if n >= 2})
+
+
+def _renaming(old: Any, new: Any) -> tuple[str, str]:
+    """An old and a new name, without their numbers (the years and volumes the renaming keeps)."""
+    return _without_numbers(old), _without_numbers(new)
+
+
+def _without_numbers(name: Any) -> str:
+    return " ".join(w for w in normalise_key(str(name)).split() if not w.isdigit())
+
+
+def _renamed_along(
+    deltas: Sequence[tuple[_Entry, _Entry, dict[str, Any]]], renamings: Collection[tuple[str, str]]
+) -> set[int]:
+    """The awards of papers whose venue was named anew: given by the venue, the award's giver is
+    named anew too ("Best Paper Award, HCIS 2025" -> "…, Proceedings of the 2025 Conference on …")."""
+    return {
+        id(before)
+        for before, _after, delta in deltas
+        if before.kind == "award" and set(delta) == {"organization"}
+        and _renaming(delta["organization"]["old"], delta["organization"]["new"]) in renamings
+    }
 
 
 def _stages_moved_in_a_restyle(
