@@ -967,6 +967,10 @@ def test_the_reading_explains_each_list() -> None:
          "4th-year PhD student", "Alder University"),
         ("Since August 2025 I have also been Director of the Centre for Diaspora Studies, which hosts seminars.",
          "Director", "Centre for Diaspora Studies"),
+        ("I am an infectious disease epidemiologist and Assistant Professor in the Department of Epidemiology.",
+         "Assistant Professor", "Department of Epidemiology"),
+        ("I am a computational biologist and a PhD student at Lakeshore University.", "PhD student",
+         "Lakeshore University"),
     ],
 )
 def test_the_owner_role_in_a_biography_sentence(sentence: str, title: str | None, organization: str | None) -> None:
@@ -2320,6 +2324,31 @@ def test_a_header_s_place_joined_to_its_address_and_a_portrait_caption() -> None
     <h2>Books</h2><ul><li><i>Ovid's Readers</i>. Corran University Press, 2025.</li></ul>"""
     assert [(r.title, r.organization) for r in _of(Role, _read(html))] == [
         ("Associate Professor of Classics", "Department of Classics, Wrenfield College")
+    ]
+
+
+def test_a_site_header_s_tagline_sets_the_place_apart_with_a_dot() -> None:
+    html = """<aside><header><h1 class="site-name">Amara Lind</h1>
+    <h2 class="site-description">Associate Professor of Epidemiology &middot; Harwell School of Public Health</h2>
+    <ol class="menu-social"><li><a href="https://github.com/al">GitHub</a></li></ol></header></aside>
+    <main><h2>Publications</h2><ul><li><i>Heat and Emergency Visits</i>. Environ Health, 2024.</li></ul></main>"""
+    assert [(r.title, r.organization) for r in _of(Role, _read(html))] == [
+        ("Associate Professor of Epidemiology", "Harwell School of Public Health")
+    ]
+
+
+def test_a_post_card_under_its_category_chip_is_told_by_its_title_not_its_subtitle() -> None:
+    card = """<article><header class="article-header"><header class="article-category">
+    <a href="/categories/{cat}/">{cat}</a></header><div class="article-title-wrapper">
+    <h2 class="article-title"><a href="/p/{n}/">{title}</a></h2><h3 class="article-subtitle">{sub}</h3></div>
+    <footer class="article-time"><time>{day}</time><time>2 minute read</time></footer></header></article>"""
+    posts = [("awards", "Excellence in Mentoring Award", "Honored to receive this year's award.", "Oct 30, 2024"),
+             ("papers", "Heat-wave paper published in EHP", "Our case-crossover study is out.", "Sep 16, 2024")]
+    html = "<main><section class='article-list'>" + "".join(
+        card.format(cat=c, n=n, title=t, sub=s, day=d) for n, (c, t, s, d) in enumerate(posts)
+    ) + "</section></main>"
+    assert [(n.text, n.date) for n in _of(NewsItem, _read(html))] == [
+        ("Excellence in Mentoring Award", "2024-10-30"), ("Heat-wave paper published in EHP", "2024-09-16")
     ]
 
 

@@ -80,8 +80,12 @@ def _opens_with_cited_authors(lines: list[str], date: str | None, context: Conte
 def _post_title(entry: Entry, lines: list[str]) -> str | None:
     """The title a post's entry sets over its summary (a heading or a title field, then more
     lines), or None when the entry is one sentence of news."""
-    title = entry.fields.get("title") or entry.heading or _marked_first_line(entry, lines)
-    if not title or len(lines) < 2 or len(title.split()) < 2 or title not in lines[:3] or title == lines[-1]:
+    if len(lines) < 2:
+        return None
+    # A title field may hold the subtitle too ("article-title-wrapper"): the first candidate that is a line of its own.
+    candidates = (entry.fields.get("title"), entry.heading, _marked_first_line(entry, lines))
+    title = next((t for t in candidates if t and t in lines[:3]), None)
+    if not title or len(title.split()) < 2 or title == lines[-1]:
         return None
     # Over the title, at most a category chip or two ("Lab life"); not a sentence of the post.
     above = lines[: lines.index(title)]

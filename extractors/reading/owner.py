@@ -181,6 +181,10 @@ def _bio_role(match: re.Match[str], sentence: str) -> Role | None:
     # A rank the pattern itself names ("Reader", "Chair") is a position without a role word.
     if not title or not (groups.get("rank") or _ROLE_WORDS.search(title)) or len(title.split()) > 8 or ". " in title:
         return None
+    what, joined, post = title.rpartition(" and ")
+    if joined and _ROLE_WORDS.search(post) and not _ROLE_WORDS.search(what):
+        # "an infectious disease epidemiologist and Assistant Professor": what they do, then the post
+        title = re.sub(r"^(?:an?|the)\s+", "", post, flags=re.I)
     organization = clean_title(_LEADING_THE.sub("", groups.get("org") or "")) or None
     place = _FIELD_THEN_PLACE.match(organization or "") if groups.get("link") in ("of", "in") else None
     if place and _looks_like_org(place["field"]) and (unit := _FIELD_IN_UNIT.match(place["field"])):
@@ -243,6 +247,8 @@ def read_header_roles(lines: Sequence[str]) -> list[Role]:
     """The page owner's position from its header lines: a short title line, then the organisation."""
     roles: list[Role] = []
     for i, line in enumerate(lines[:12]):
+        if (pieces := _HEADER_PIECE.split(line)) and len(pieces) > 1 and not is_link_row(line):
+            line = f"{pieces[0]}, {pieces[1]}"  # "Associate Professor of X · University of Y": its place set apart
         # A short title, or a title with its place after a comma ("Associate Professor of X, University of Y").
         words = len(line.split())
         if words > 16 or len(line.split(", ", 1)[0].split()) > 7 or (words > 7 and ", " not in line):
