@@ -640,6 +640,17 @@ def test_venues_named_in_full_now_are_a_reformat_but_a_preprint_published_is_new
     assert [c.key for c in run(before, moved).changes] == ["title:study 3 of tactile interfaces"]
 
 
+def test_a_news_headline_shown_with_its_excerpt_is_no_change_but_a_new_headline_is() -> None:
+    headline = "Heat-wave paper published in Environmental Health Perspectives"
+    before = [NewsItem(text=f"Item number {n} of the lab news", date=f"2024-0{n + 1}-01") for n in range(4)]
+    before.append(NewsItem(text=headline, date="2024-09-16"))
+    fuller = NewsItem(text=f"{headline} Our case-crossover study of heat is out now.", date="2024-09-16")
+    assert run(before, [*before[:4], fuller]).changes == ()
+    assert run([*before[:4], fuller], before).changes == ()
+    reworded = NewsItem(text="Heat-wave paper now in print in Environmental Health Perspectives", date="2024-09-16")
+    assert only(run(before, [*before[:4], reworded])).change == "modified"
+
+
 def test_a_few_real_edits_are_not_a_reformat() -> None:
     before = styled_papers(10, style="plain")
     edited = [replace(before[0], venue="Nature Geoscience"), *before[1:]]

@@ -156,6 +156,8 @@ class FieldRule:
     ("emeritus", "alumni", "now ...") are still news.
     ``fuller_tolerant`` ignores words put in or left out after or before all the old words (an award
     "— Computer Science", a grant's number), none saying where the award stands ("finalist", "declined").
+    ``headline_tolerant`` ignores a news item's excerpt shown or left out under the same headline:
+    one side's words, four or more, open the other's.
     ``former_tolerant`` ignores a former member's note left out ("Alumni (M.Sc. 2018)" -> "Alumni",
     "Alumni (PhD 2025; now Research Scientist, X)" -> "Alumni (PhD 2025)"): they are as former as before.
     """
@@ -170,6 +172,7 @@ class FieldRule:
     detail_tolerant: bool = False
     fuller_tolerant: bool = False
     former_tolerant: bool = False
+    headline_tolerant: bool = False
 
 
 _CHANGE = FieldRule()
@@ -194,7 +197,7 @@ MEANINGFUL_FIELDS: Mapping[str, Mapping[str, FieldRule]] = {
     # A promotion, a new organisation, a role that ends (an end date appears). A spelling fix is not.
     "role": {"title": _POSITION, "organization": _APPEAR_TYPO, "start": _CHANGE, "end": _APPEAR},
     # A reworded item; a corrected date. A touch-up (a place dropped, a tense, a typo) is not news.
-    "news": {"text": FieldRule(touch_up_tolerant=True), "date": _CHANGE},
+    "news": {"text": FieldRule(touch_up_tolerant=True, headline_tolerant=True), "date": _CHANGE},
     # An award named more or less fully (its department, a grant number) is the same award.
     "award": {
         "title": FieldRule(typo_tolerant=True, fuller_tolerant=True),
@@ -924,6 +927,7 @@ def _reportable(rule: FieldRule, old: Any, new: Any) -> bool:
         or (rule.detail_tolerant and _only_detail_added(old, new))
         or (rule.fuller_tolerant and _only_named_more_fully(old, new))
         or (rule.former_tolerant and _former_note_left_out(old, new))
+        or (rule.headline_tolerant and _same_headline(old, new))
         or (rule.quiet_preprint and (_one_preprint_label_for_another(old, new) or _review_left_unsaid(old, new)))
     )
 
@@ -1110,6 +1114,12 @@ def _only_named_more_fully(old: str, new: str) -> bool:
     else:
         return False
     return not _AWARD_STANDING.intersection(rest)
+
+
+def _same_headline(old: str, new: str) -> bool:
+    """One side's words, four or more, open the other's: a headline shown with its excerpt or without."""
+    short, long = sorted((old.split(), new.split()), key=len)
+    return len(short) >= 4 and long[: len(short)] == short
 
 
 def _only_years_dropped(old: str, new: str) -> bool:
