@@ -1435,6 +1435,25 @@ def test_a_linked_title_ending_in_the_years_it_studies_is_the_title_not_the_jour
     ]
 
 
+def test_an_alphabetic_bibliography_s_labels_lone_authors_and_bold_honours_leave_titles_alone() -> None:
+    html = """<h1>Publications</h1><section><h2>2024</h2><dl class="citation">
+    <dt class="label"><span class="brackets">SFK+24</span></dt><dd><p>Ingrid Solheim, Mateo Ferreira, Hanna Kowal,
+    and Ruth Abbot. Sustaining research software in a university. <em>Computing in Science &amp; Engineering</em>,
+    26(1):34&ndash;43, 2024.</p></dd>
+    <dt class="label"><span class="brackets">HMS24</span></dt><dd><p>Leila Haddad, Arjun Mehta, and Ingrid Solheim.
+    Mixed-precision Krylov solvers on GPUs. In <em>Proceedings of PASC '24</em>, 1&ndash;11. 2024.
+    <strong>Best Student Paper Award</strong>.</p></dd>
+    <dt class="label"><span class="brackets">Sol20</span></dt><dd><p>I. Solheim. Research software engineering as a
+    career path. <em>Journal of Open Research Software</em>, 8(1):12, 2020.</p></dd></dl></section>"""
+    records = _read(html)
+    assert [(p.title, p.venue) for p in _of(Paper, records)] == [
+        ("Sustaining research software in a university", "Computing in Science & Engineering"),
+        ("Mixed-precision Krylov solvers on GPUs", "PASC '24"),
+        ("Research software engineering as a career path", "Journal of Open Research Software"),
+    ]
+    assert [a.title for a in _of(Award, records)] == ["Best Student Paper Award"]
+
+
 def test_a_word_in_italics_inside_the_title_is_not_the_venue() -> None:
     html = """<h2>Publications</h2><ul>
     <li><a href="x">Fluctuating selection in soil <em>Pseudomonas</em> populations</a><br>Herrera T, Doe J<br>

@@ -43,6 +43,8 @@ _DOI_NAME = re.compile(r"\b10\.\d{4,9}/\S+")
 _NUMBERING = re.compile(
     r"^\s*(?:\[\s*[A-Za-z]?\d{1,4}\s*\]|\[\s*[A-Z][A-Za-z]{0,5}\+?\d{2,4}[a-z]?\s*\]|\(?[A-Za-z]?\d{1,4}[.)])\s*"
 )
+#: An alphabetic bibliography's label set apart from its entry: its authors' initials and year ("SFK+24", "Ngu24").
+_CITATION_KEY = re.compile(r"[A-Z][A-Za-z]{0,5}\+?\d{2,4}[a-z]?")
 #: Where a paper stands, as pages write it before the journal: "Revise and resubmit at X".
 _LEADING_STATUS_WORDS = (
     r"to appear|(?:conditionally )?accepted|forthcoming|under (?:review|revision|submission)"
@@ -242,6 +244,8 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
         )
     ]
     lines = [line for line in lines if line]
+    if len(lines) > 1 and _CITATION_KEY.fullmatch(lines[0]) and _leading_authors(lines[1]):
+        numbered, lines = True, lines[1:]  # "SFK+24" over "Solheim I, Ferreira M, … Title.": a bibliography's label
     if lines and (lead := leading_date(lines[0])) and len(lead[0]) > 4 and lead[1]:
         lines[0] = lead[1]  # "Apr 2025 · Lind A, Roe B. Title. Journal.": when it came out, then the citation
     stage = _STAGE_LABEL.match(lines[0]) if lines else None
@@ -471,8 +475,8 @@ def _title_like(candidate: str, text: str, lines: Sequence[str]) -> bool:
         return False
     if LINK_WORDS.match(candidate) or looks_like_authors(candidate) or is_person_name(candidate, 3):
         return False
-    if is_link_label(candidate):
-        return False
+    if is_link_label(candidate) or _PAPER_HONOUR.fullmatch(candidate.strip(" .!")):
+        return False  # "**Best Student Paper Award**" after a citation: the paper's honour, not its title
     if words <= 8 and is_venue(candidate):
         return False
     if _IN_VOLUME.search(text, 0, text.find(candidate)):
@@ -528,7 +532,7 @@ _EDITORS = re.compile(r"^\((?:eds?|editors?)\.?\)\s*", re.I)
 
 
 #: One author's name closed by a full stop at the start of a citation: "Signe Nyvoll. Firn aquifers …".
-_LONE_AUTHOR = re.compile(r"^([A-Z][^.,;:()]{2,40}?)\.\s+(?=[A-Z\"“‘])")
+_LONE_AUTHOR = re.compile(r"^((?:[A-Z]\.\s?){0,3}[A-Z][^.,;:()]{2,40}?)\.\s+(?=[A-Z\"“‘])")
 
 
 def _leading_authors(line: str) -> int:
