@@ -971,6 +971,7 @@ def test_the_reading_explains_each_list() -> None:
          "Assistant Professor", "Department of Epidemiology"),
         ("I am a computational biologist and a PhD student at Lakeshore University.", "PhD student",
          "Lakeshore University"),
+        ("I’m a PhD candidate at the Ardent Institute, advised by Dan Whit.", "PhD candidate", "Ardent Institute"),
     ],
 )
 def test_the_owner_role_in_a_biography_sentence(sentence: str, title: str | None, organization: str | None) -> None:
@@ -2353,6 +2354,12 @@ def test_a_site_header_s_tagline_sets_the_place_apart_with_a_dot() -> None:
     <main><h2>Publications</h2><ul><li><i>Heat and Emergency Visits</i>. Environ Health, 2024.</li></ul></main>"""
     assert [(r.title, r.organization) for r in _of(Role, _read(html))] == [
         ("Associate Professor of Epidemiology", "Harwell School of Public Health")
+    ]
+    # A post whose place names an institute and its university after a comma is still a post.
+    html = html.replace("Associate Professor of Epidemiology &middot; Harwell School of Public Health",
+                        "PhD Candidate &middot; Human-Computer Interaction Institute, Ardent University")
+    assert [(r.title, r.organization) for r in _of(Role, _read(html))] == [
+        ("PhD Candidate", "Human-Computer Interaction Institute, Ardent University")
     ]
 
 

@@ -51,7 +51,7 @@ _HEAD_END = re.compile(r"\s+(?:in|of|for|on|at)\s+")
 def _names_a_unit(text: str) -> bool:
     """Whether a line names a unit rather than a position: its head, before "in/of/for", ends in a
     unit's noun ("Graduate Program in Biophysics"; but "Director of the Center for X" is a position)."""
-    words = _HEAD_END.split(text, maxsplit=1)[0].split()
+    words = _HEAD_END.split(text.split(", ", 1)[0], maxsplit=1)[0].split()  # "PhD Candidate, X Institute": a post
     return bool(words) and words[-1].lower().strip(".,;:") in _UNIT_NOUNS
 
 
@@ -137,7 +137,7 @@ _PAST = re.compile(
 def read_bio_roles(text: str) -> list[Role]:
     """Positions named in biography sentences ("I joined X in 2022 as a Systems Researcher")."""
     roles: list[Role] = []
-    for sentence in _SENTENCE_SPLIT.split(clean_text(text)):
+    for sentence in _SENTENCE_SPLIT.split(clean_text(text).replace("’", "'")):  # "I’m" as "I'm"
         if _DEGREE_SENTENCE.search(sentence) or len(sentence) > 400:
             continue
         sentence = _DOTTED_DEGREE.sub(lambda m: re.sub(r"[.\s]", "", m.group(0)), without_advisers(sentence))
