@@ -651,6 +651,20 @@ def test_a_news_headline_shown_with_its_excerpt_is_no_change_but_a_new_headline_
     assert only(run(before, [*before[:4], reworded])).change == "modified"
 
 
+def test_news_dated_by_month_now_is_no_change_and_old_items_that_left_are_still_told() -> None:
+    news = [NewsItem(text=f"Lab news item number {n} about our work", date=f"2024-0{n + 1}-1{n}") for n in range(8)]
+    by_month = [NewsItem(text=n.text, date=(n.date or "")[:7]) for n in news]
+    fresh = NewsItem(text="I started as a Postdoctoral Fellow at Lakeshore", date="2024-09")
+    result = run(news, [fresh, *by_month[2:]])
+    assert result.reformatted is None
+    assert [(c.change, (c.after or c.before or {})["text"]) for c in result.changes] == [
+        ("added", fresh.text), ("removed", news[0].text), ("removed", news[1].text)
+    ]
+    # Another day is another date.
+    moved = only(run(news, [NewsItem(text=news[0].text, date="2024-01-20"), *news[1:]]))
+    assert moved.delta == {"date": {"old": "2024-01-10", "new": "2024-01-20"}}
+
+
 def test_a_few_real_edits_are_not_a_reformat() -> None:
     before = styled_papers(10, style="plain")
     edited = [replace(before[0], venue="Nature Geoscience"), *before[1:]]

@@ -158,6 +158,8 @@ class FieldRule:
     "— Computer Science", a grant's number), none saying where the award stands ("finalist", "declined").
     ``headline_tolerant`` ignores a news item's excerpt shown or left out under the same headline:
     one side's words, four or more, open the other's.
+    ``coarser_tolerant`` ignores a date written less precisely ("2024-01-19" -> "2024-01"): it
+    was no other day.
     ``former_tolerant`` ignores a former member's note left out ("Alumni (M.Sc. 2018)" -> "Alumni",
     "Alumni (PhD 2025; now Research Scientist, X)" -> "Alumni (PhD 2025)"): they are as former as before.
     """
@@ -173,6 +175,7 @@ class FieldRule:
     fuller_tolerant: bool = False
     former_tolerant: bool = False
     headline_tolerant: bool = False
+    coarser_tolerant: bool = False
 
 
 _CHANGE = FieldRule()
@@ -180,6 +183,7 @@ _APPEAR = FieldRule(appearing=True)
 _TYPO = FieldRule(typo_tolerant=True)
 _APPEAR_TYPO = FieldRule(appearing=True, typo_tolerant=True)
 _POSITION = FieldRule(typo_tolerant=True, detail_tolerant=True)
+_DATE = FieldRule(coarser_tolerant=True)
 
 #: The fields of each kind whose change is reported as *modified*; other fields (urls,
 #: DOIs, arXiv ids) are refreshed silently: a paper gaining a DOI link is not news.
@@ -195,9 +199,14 @@ MEANINGFUL_FIELDS: Mapping[str, Mapping[str, FieldRule]] = {
         "year": _CHANGE,
     },
     # A promotion, a new organisation, a role that ends (an end date appears). A spelling fix is not.
-    "role": {"title": _POSITION, "organization": _APPEAR_TYPO, "start": _CHANGE, "end": _APPEAR},
+    "role": {
+        "title": _POSITION,
+        "organization": _APPEAR_TYPO,
+        "start": _DATE,
+        "end": FieldRule(appearing=True, coarser_tolerant=True),
+    },
     # A reworded item; a corrected date. A touch-up (a place dropped, a tense, a typo) is not news.
-    "news": {"text": FieldRule(touch_up_tolerant=True, headline_tolerant=True), "date": _CHANGE},
+    "news": {"text": FieldRule(touch_up_tolerant=True, headline_tolerant=True), "date": _DATE},
     # An award named more or less fully (its department, a grant number) is the same award.
     "award": {
         "title": FieldRule(typo_tolerant=True, fuller_tolerant=True),
@@ -928,6 +937,7 @@ def _reportable(rule: FieldRule, old: Any, new: Any) -> bool:
         or (rule.fuller_tolerant and _only_named_more_fully(old, new))
         or (rule.former_tolerant and _former_note_left_out(old, new))
         or (rule.headline_tolerant and _same_headline(old, new))
+        or (rule.coarser_tolerant and _less_precise(old, new))
         or (rule.quiet_preprint and (_one_preprint_label_for_another(old, new) or _review_left_unsaid(old, new)))
     )
 
@@ -1114,6 +1124,11 @@ def _only_named_more_fully(old: str, new: str) -> bool:
     else:
         return False
     return not _AWARD_STANDING.intersection(rest)
+
+
+def _less_precise(old: str, new: str) -> bool:
+    """The same date without its day, or its month ("2024 01 19" -> "2024 01", keys as ``_comparable`` gives them)."""
+    return old.startswith(f"{new} ") and old.replace(" ", "").isdigit()
 
 
 def _same_headline(old: str, new: str) -> bool:
