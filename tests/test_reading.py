@@ -1455,6 +1455,20 @@ def test_an_alphabetic_bibliography_s_labels_lone_authors_and_bold_honours_leave
     assert [a.title for a in _of(Award, records)] == ["Best Student Paper Award"]
 
 
+def test_titles_in_an_abbreviated_title_class_with_co_authors_and_one_word_chapters() -> None:
+    html = """<h2>Articles</h2><ul>
+    <li><span class="ttl">Deference, Autonomy, and the Expert Problem</span>. <i>No&ucirc;s</i>, vol. 57 (2023).</li>
+    <li><span class="ttl">The Default Entitlement Revisited</span> (co-authored with Marcus Ellery).
+    <i>Pacific Philosophical Quarterly</i>, vol. 97 (2016).</li></ul>
+    <h2>Chapters</h2><ul>
+    <li><span class="ttl">Testimony</span>. In Marta Quintero, ed., <i>The Oxford Handbook of Social Epistemology</i>.
+    Oxford University Press (2024).</li>
+    <li>Credulity. In Simon Feld (ed.), <i>The Routledge Handbook of Epistemic Vices</i>. Routledge (2019).</li></ul>"""
+    assert [p.title for p in _of(Paper, _read(html))] == [
+        "Deference, Autonomy, and the Expert Problem", "The Default Entitlement Revisited", "Testimony", "Credulity"
+    ]
+
+
 def test_a_word_in_italics_inside_the_title_is_not_the_venue() -> None:
     html = """<h2>Publications</h2><ul>
     <li><a href="x">Fluctuating selection in soil <em>Pseudomonas</em> populations</a><br>Herrera T, Doe J<br>

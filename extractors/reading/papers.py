@@ -29,7 +29,11 @@ _QUOTED = re.compile(r"[\"“”«]([^\"“”«»]{8,300})[\"“”»]")
 #: An apostrophe inside a word ("Bishop’s") does not close it; one character is read at a time.
 _SINGLE_QUOTED = re.compile(r"(?:^|(?<=[\s(]))[‘']((?:[^‘’'\n]|[’'](?=[a-z])){4,300})[’'](?=[\s,.;:?!]|$)")
 #: A chapter as the humanities cite it: its title in quotes, then "in" the book it stands in.
-_CHAPTER = re.compile(r"^[\"“]([^\"“”]{2,300})[\"”],?\s+in\s+")
+_CHAPTER = re.compile(
+    r"^[\"“]([^\"“”]{2,300})[\"”],?\s+in\s+"
+    # Unquoted, in Chicago's way: "Testimony. In Marta Quintero, ed., *The Oxford Handbook of …*"
+    r"|^([^.\"“”]{2,300}?)\.\s+In:?\s+[A-Z][^()]{0,200}?,?\s+\(?(?:eds?|editors?)\b"
+)
 #: Where a citation's sentence ends: before a capital, "with", "in", a status, or a venue that
 #: is written in lower case ("arXiv:2506.11873", "bioRxiv", "eLife").
 _SENTENCE_BREAK = re.compile(
@@ -161,7 +165,9 @@ _REVIEW_NOTE = re.compile(
     re.I,
 )
 #: Co-authors a title field holds after the title ("… Fee Cap (with Kwame Mensah)"): its authors, not its words.
-_WITH_AFTER_TITLE = re.compile(r"(?<=\S)\s*\((?:joint )?with\s+[^()]{3,200}\)\s*$", re.I)
+_WITH_AFTER_TITLE = re.compile(
+    r"(?<=\S)\s*\((?:joint |co-?(?:authored|written) )?with\s+[^()]{3,200}\)\s*$", re.I
+)
 #: A status badge set right after a title ("… sediments <span class="badge">Preprint</span>"): not its words.
 _BADGE_AFTER_TITLE = re.compile(
     r"(?<=[a-z0-9)])\s+(?:Preprint|PREPRINT|New!?|NEW|In [Pp]ress|Under [Rr]eview|Forthcoming)$"
@@ -347,8 +353,8 @@ def _title(
     for candidate in (entry.fields.get("title"), entry.heading):
         if candidate and _title_like(candidate, text, lines):
             return candidate, True
-    if chapter := _CHAPTER.match(lines[0]):
-        return chapter.group(1).strip(" ,."), True  # '"Credit", in A. Editor (ed.), *Book*': a short title
+    if chapter := _CHAPTER.match(lines[0]):  # '"Credit", in A. Editor (ed.), *Book*': a short title
+        return (chapter.group(1) or chapter.group(2)).strip(" ,."), True
     quoted = _QUOTED.search(text) if ('"' in text or "“" in text or "«" in text) else None
     if quoted is None and ("‘" in text or "'" in text):
         quoted = _SINGLE_QUOTED.search(text, 0, 1000)  # a title opens a citation, not its 10th line

@@ -149,7 +149,7 @@ _FIELD_WORDS: tuple[tuple[str, str], ...] = (
     ("name", r"name|fullname|person-?name|member-?name|people-?name"),
     ("role", r"role|position|job|jobtitle|designation|occupation|status|subtitle|degree"),
     ("affiliation", r"affiliations?|institution|organi[sz]ation|org|company|employer|university"),
-    ("title", r"\w*title|headline|heading"),
+    ("title", r"\w*title|ttl|headline|heading"),
     ("abstract", r"abstract|summary|tldr|teaser|excerpt|description|desc|bio|biography|details?"),
     ("links", r"links?|buttons?|btns?|badges?|actions?|tags?|icons?|social"),
 )
