@@ -1469,6 +1469,29 @@ def test_titles_in_an_abbreviated_title_class_with_co_authors_and_one_word_chapt
     ]
 
 
+def test_person_cards_under_a_long_group_heading_and_under_research_support_are_people() -> None:
+    card = """<article class="person-card"><img src="/p/{n}.webp" class="avatar"><div class="meta">
+    <h3><a href="/people/{n}/">{name}</a></h3><span class="role">{role}</span></div></article>"""
+
+    def group(heading: str, people: list[tuple[str, str]]) -> str:
+        cards = "".join(card.format(n=n, name=name, role=role) for n, (name, role) in enumerate(people))
+        return f'<section class="group"><h2>{heading}</h2><div class="grid">{cards}</div></section>'
+
+    html = "<main><h1>People</h1>" + "".join([
+        group("PhD students", [("Amelia Thornbury", "PhD Student (Year 1)"), ("Jonas Eklund", "PhD Student (Year 2)")]),
+        group("Master’s students &amp; research assistants", [("Chloé Martin", "MSc Student"),
+                                                              ("Daniel Baptiste", "MSc Student")]),
+        group("Research support", [("Bjørn Aas", "Research Software Engineer"), ("Grace Mwangi", "Administrator")]),
+    ]) + "</main>"
+    records = _read(html)
+    assert [(m.name, m.role) for m in _of(Member, records)] == [
+        ("Amelia Thornbury", "PhD Student (Year 1)"), ("Jonas Eklund", "PhD Student (Year 2)"),
+        ("Chloé Martin", "MSc Student"), ("Daniel Baptiste", "MSc Student"),
+        ("Bjørn Aas", "Research Software Engineer"), ("Grace Mwangi", "Administrator"),
+    ]
+    assert _of(Award, records) == []
+
+
 def test_a_word_in_italics_inside_the_title_is_not_the_venue() -> None:
     html = """<h2>Publications</h2><ul>
     <li><a href="x">Fluctuating selection in soil <em>Pseudomonas</em> populations</a><br>Herrera T, Doe J<br>

@@ -39,6 +39,9 @@ READERS: Mapping[str, Callable[[Entry, Context], Reading | None]] = {
 _ANNOUNCED = {"paper": 0.25, "news": 0.2, "member": 0.5, "award": 0.3, "role": 0.5}
 #: The score an entry needs when only its shape speaks.
 _SHAPE = {"paper": 0.7, "news": 0.8, "member": 0.8, "award": 0.85, "role": 0.85}
+#: Announced kinds whose headings may name people too ("Research support", "Fellows"): a list that
+#: reads wholly as people by its shape is people.
+_PEOPLE_OVER = frozenset({"award"})
 #: Share of a list's entries that must read as a kind for the list to be that kind.
 _SHAPE_SHARE = 0.6
 _ANNOUNCED_SHARE = 0.3
@@ -83,6 +86,10 @@ def _read_list(entries: Sequence[Entry], context: Context, min_shape_entries: in
     if announced is not None:
         found = _read_all(announced, entries, context, _ANNOUNCED[announced], 1) or []
         also = _also(announced, entries, context, {index for index, _ in found})
+        if announced in _PEOPLE_OVER and (people := _read_all("member", entries, context, _SHAPE["member"], count)):
+            # Person cards under "Research support" or "Fellows": the people, whatever the heading's other sense.
+            why = f"the heading announces {announced}, but all {count} entries are people"
+            return Decision("member", why, _in_order(people))
         if len(found) >= max(1, _ANNOUNCED_SHARE * count):
             why = f"the heading announces {announced}; {len(found)} of {count} entries read as {announced}"
             if also:

@@ -170,8 +170,11 @@ def _groups_of(
         own = sections.get(id(child), 0)
         part = child.tag in _PART_TAGS or box.tag in ("body",) or id(child) in columns or _names_a_part(child)
         needed = 1 if part else 2
-        if own >= needed and not (own == 1 and len(runs[signature(child)]) >= 2 and _headed_by_title(child)):
-            continue  # a block with sections of its own is a part of the page, not an entry
+        titled = own == 1 and len(runs[signature(child)]) >= 2 and _headed_by_title(child)
+        if own >= needed and not (titled and held.get(id(child), 0) < 2):
+            # A block with sections of its own is a part of the page, not an entry; so is one under a
+            # long heading that holds records of its own ("Master's students & research assistants" over cards).
+            continue
         by_shape.setdefault(signature(child), Group(box, signature(child))).members.append(child)
     groups = []
     for group in by_shape.values():
