@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import itertools
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -207,9 +208,10 @@ class DatedText:
 
 
 def take_dates(line: str) -> DatedText:
-    """Find a leading or trailing date range ("2023/06 - Present", "2017-2020", "2016") and remove it."""
-    for pattern in (_RANGE, _SINCE, _SINGLE):
-        match = _find_edge_date(pattern, line)
+    """Find a leading or trailing date range ("2023/06 - Present", "2017-2020", "2016") and remove it;
+    a leading one first ("**May 2025**: Awarded the fellowship for 2025–26": May 2025 is the date)."""
+    for leading, pattern in itertools.product((True, False), (_RANGE, _SINCE, _SINGLE)):
+        match = _find_edge_date(pattern, line, leading=leading)
         if match is None:
             continue
         start = _line_date(match.group("start"))
@@ -229,15 +231,13 @@ def _line_date(text: str) -> str | None:
     return parse_date(text) or parse_date_text(text)
 
 
-def _find_edge_date(pattern: re.Pattern[str], line: str) -> re.Match[str] | None:
-    """A date match at the start or the end of the line (dates inside a title are not dates)."""
-    plain = line.strip()
+def _find_edge_date(pattern: re.Pattern[str], line: str, *, leading: bool) -> re.Match[str] | None:
+    """A date match at the start (``leading``) or the end of the line (dates inside a title are not dates)."""
     for match in pattern.finditer(line):
-        before = re.sub(r"[\s*_\[(:|]", "", line[: match.start()])
-        after = re.sub(r"[\s*_\]).:;|]", "", line[match.end():])
-        if not before or not after:
+        if leading and not re.sub(r"[\s*_\[(:|]", "", line[: match.start()]):
             return match
-    del plain
+        if not leading and not re.sub(r"[\s*_\]).:;|]", "", line[match.end():]):
+            return match
     return None
 
 
@@ -411,6 +411,10 @@ _SKIPPED_HEADINGS = re.compile(r"education|skills|languages|teaching|service|tal
 _VENUE_LABEL = re.compile(r"^([A-Za-z][A-Za-z&\-. ]{1,30}?)\s*['’]?\s*((?:19|20)?\d\d)$")
 
 
+#: The kinds a CV section set as a table is read for, by its heading.
+_TABLE_KINDS = (("award", _AWARD_HEADINGS), ("role", _ROLE_HEADINGS), ("news", _NEWS_HEADINGS))
+
+
 def read_sections(sections: Iterable[Section]) -> tuple[list[Record], bool]:
     """Records of the typed sections of a markdown page, and whether it had a dated position list."""
     records: list[Record] = []
@@ -423,7 +427,7 @@ def read_sections(sections: Iterable[Section]) -> tuple[list[Record], bool]:
         if not items and any(_TABLE_ROW.match(line) for line in section.lines):
             # A CV section set as a Markdown table ("| Dates | Position | Organisation |"): the
             # shared reader reads tables by their columns.
-            kind = "award" if _AWARD_HEADINGS.search(heading) else "role" if _ROLE_HEADINGS.search(heading) else ""
+            kind = next((k for k, words in _TABLE_KINDS if words.search(heading)), "")
             table = records_from_markdown(f"## {heading}\n\n" + "\n".join(section.lines)) if kind else []
             records.extend(r for r in table if r.kind == kind)
             has_positions = has_positions or any(r.kind == "role" for r in table)

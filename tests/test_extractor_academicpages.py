@@ -77,6 +77,19 @@ def test_a_news_date_set_in_bold_leaves_no_markup_behind() -> None:
     ]
 
 
+def test_a_news_line_is_dated_by_its_leading_date_and_a_news_table_is_read() -> None:
+    body = "## News\n* **May 2025**: Awarded the dissertation fellowship for 2025–26.\n"
+    news = [r for r in read_sections(markdown_sections(body))[0] if isinstance(r, NewsItem)]
+    assert [(n.date, n.text) for n in news] == [("2025-05", "Awarded the dissertation fellowship for 2025–26.")]
+    table = "News\n======\n| | |\n|:--|:--|\n| May 2025 | Awarded the dissertation fellowship for 2025–26. |\n"
+    table += "| Apr 2025 | Started three new projects on air quality alerts. |\n"
+    news = [r for r in read_sections(markdown_sections(table))[0] if isinstance(r, NewsItem)]
+    assert [(n.date, n.text) for n in news] == [
+        ("2025-05", "Awarded the dissertation fellowship for 2025–26."),
+        ("2025-04", "Started three new projects on air quality alerts."),
+    ]
+
+
 def test_a_word_before_a_year_is_not_a_month() -> None:
     dated = take_dates("Engineer, Northwind Institute, 2019")
     assert (dated.text, dated.start) == ("Engineer, Northwind Institute", "2019")
