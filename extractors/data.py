@@ -60,7 +60,7 @@ from extractors.reading.names import clean_person_name, is_degree_list, is_perso
 from extractors.reading.papers import author_names, is_venue, publication_status, with_status
 from extractors.reading.people import GENERIC_GROUP, ROLE_WORDS, is_sentence
 from extractors.reading.roles import ORG_WORDS
-from extractors.reading.vocabulary import ALUMNI_WORDS, heading_kind
+from extractors.reading.vocabulary import ALUMNI_WORDS, heading_kind, is_unlisted_heading
 from watcher.errors import ExtractionError
 from watcher.records import Award, Document, Member, NewsItem, Paper, Record, Role
 from watcher.text import clean_text, clean_title, find_arxiv, find_doi, parse_date, parse_year, split_authors
@@ -983,6 +983,8 @@ def _list_kind(records: list[_Fields], scope: _Scope) -> tuple[str | None, str]:
     entries' fields make (people only when their names are people's names)."""
     if not records:
         return None, "empty"
+    if not scope.announced and is_unlisted_heading(_humanise(scope.where.rsplit(".", 1)[-1])):
+        return None, "key names things not reported"  # a CV's "volunteer" or "service" list: no positions
     half = len(records) / 2
     if scope.announced and sum(_fits(scope.announced, r) for r in records) >= half:
         return scope.announced, f"key names {scope.announced}"

@@ -534,6 +534,14 @@ def test_a_paper_s_awards_given_as_a_list_are_awards() -> None:
     ]
 
 
+def test_a_resume_s_volunteer_list_is_service_not_positions() -> None:
+    resume = {"work": [{"name": "Aarvik University", "position": "Assistant Professor", "startDate": "2025-09-01"}],
+              "volunteer": [{"organization": "CELP", "position": "Area Chair", "startDate": "2024-01-01"},
+                            {"organization": "MultiEval Workshop", "position": "Co-organizer"}]}
+    roles = [r for r in read_data(resume, "assets/json/resume.json").records if isinstance(r, Role)]
+    assert [(r.title, r.organization) for r in roles] == [("Assistant Professor", "Aarvik University")]
+
+
 def test_a_chapter_s_venue_is_its_book_not_its_press() -> None:
     chapters = {"book_chapters": [
         {"title": "Care workers and the welfare state", "book": "Handbook of Welfare States",

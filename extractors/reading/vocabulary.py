@@ -143,7 +143,7 @@ def _head_phrase(text: str) -> str:
 #: Sections that list things watcher does not report: courses, talks, service, referees.
 _UNLISTED = re.compile(
     r"\b(?:teaching|courses?|service|talks?|presentations?|seminars?|events?|lectures|references|referees|contact|projects?"
-    r"|skills|outreach|software|code|datasets?|media|press|coverage|reviewing|refereeing|editorial"
+    r"|skills|outreach|volunteer(?:ing)?|software|code|datasets?|media|press|coverage|reviewing|refereeing|editorial"
     # A site builder's log of its own edits ("Recent site activity", "Recent changes").
     r"|activity|recent changes"
     # Writing for newspapers: opinion pieces are not the owner's papers.
