@@ -171,9 +171,9 @@ def _groups_of(
         part = child.tag in _PART_TAGS or box.tag in ("body",) or id(child) in columns or _names_a_part(child)
         needed = 1 if part else 2
         titled = own == 1 and len(runs[signature(child)]) >= 2 and _headed_by_title(child)
-        if own >= needed and not (titled and held.get(id(child), 0) < 2):
-            # A block with sections of its own is a part of the page, not an entry; so is one under a
-            # long heading that holds records of its own ("Master's students & research assistants" over cards).
+        if own >= needed and not (titled and not _heading_over_records(child, covered, held)):
+            # A block with sections of its own is a part of the page, not an entry; so is one that is
+            # only a long heading over records ("Master's students & research assistants" over cards).
             continue
         by_shape.setdefault(signature(child), Group(box, signature(child))).members.append(child)
     groups = []
@@ -265,6 +265,14 @@ def _headed_by_title(box: Box) -> bool:
     papers at ICASSP" among other posts is a post, though its title names a kind."""
     heading = _opening_heading(box)
     return heading is not None and _is_a_title(heading.text)
+
+
+def _heading_over_records(box: Box, covered: dict[int, int], held: dict[int, int]) -> bool:
+    """A block of two records or more whose own words are its heading's alone: a group of the page,
+    where a post under its title says more than its title (a teaser beside a list)."""
+    heading = _opening_heading(box)
+    own = box.size - covered.get(id(box), 0)
+    return heading is not None and held.get(id(box), 0) >= 2 and own <= heading.size + 10
 
 
 def _cells_are_cards(row: Box) -> bool:
