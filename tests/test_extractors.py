@@ -81,6 +81,18 @@ def test_a_recheck_does_not_import_the_extractors() -> None:
     assert out.strip() == ""
 
 
+def test_a_weighed_reading_of_bare_titles_gives_way_to_a_shared_one_that_tells_their_venues() -> None:
+    from extractors.base import with_shared_reading
+    from watcher.records import Paper
+
+    bare = [Paper(title=f"Sea-ice study number {n}") for n in range(22)]
+    told = [Paper(title=f"Sea-ice study number {n}", venue="Journal of Climate", year=2024) for n in range(30)]
+    assert with_shared_reading(bare, told) == told
+    # As many titles told as fully stay the family's own.
+    full = [Paper(title=f"Sea-ice study number {n}", venue="J. Climate", year=2024) for n in range(22)]
+    assert with_shared_reading(full, told) == full
+
+
 def test_a_thin_family_reading_takes_the_shared_reading_kind_by_kind() -> None:
     from extractors.base import with_shared_reading
     from watcher.records import NewsItem, Paper, Role
