@@ -2168,6 +2168,10 @@ def test_the_header_s_post_and_the_biography_s_fuller_wording_of_it_are_one_role
               Role(title="Postdoctoral researcher and Humboldt fellow", organization="Max Planck Institute for Solid "
                    "State Research in Stuttgart")]
     assert len(dedupe_roles(list(fellow))) == 1
+    # A year of study says when the post is held: the header's and the biography's candidate are one.
+    candidate = [Role(title="Ph.D. Candidate in Statistics", organization="Lakeshore University"),
+                 Role(title="Fifth-year PhD candidate", organization="Dept. of Statistics at Lakeshore University")]
+    assert len(dedupe_roles(list(candidate))) == 1
 
 
 def test_an_astronomy_citation_reads_its_title_and_journal_apart_from_its_links_and_citation_count() -> None:

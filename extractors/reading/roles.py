@@ -270,8 +270,13 @@ def same_place(first: str | None, second: str | None) -> bool:
 _UNIT_AFTER_TITLE = re.compile(r"^\s*(?:in|of|at)\s+(?:the\s+)?", re.I)
 
 
-#: Words before a title that say when the post is held, not what it is: "Incoming Assistant Professor".
-_WHEN_HELD = re.compile(r"^(?:incoming|future|new|current|newly appointed)\s+", re.I)
+#: Words before a title that say when the post is held, not what it is: "Incoming Assistant Professor",
+#: "Fifth-year PhD candidate".
+_WHEN_HELD = re.compile(
+    r"^(?:incoming|future|new|current|newly appointed"
+    r"|(?:first|second|third|fourth|fifth|sixth|seventh|final|last|\d+(?:st|nd|rd|th))[- ]year)\s+",
+    re.I,
+)
 
 
 #: Tenure written beside a rank: "(tenure track)", "Tenure-Track", "with tenure", "(tenured)".
