@@ -272,6 +272,39 @@ def test_collapsed_page_is_suspect_and_removes_nothing(watched: tuple[Database, 
     assert changes_of(database) == [("paper", "added", "Quartz: Crystal Caustics")]
 
 
+def test_a_page_that_keeps_its_collapsed_shape_is_diffed_with_its_last_suspect_reading(
+    watched: tuple[Database, StaticSite, int, Clock],
+) -> None:
+    database, site, source_id, clock = watched
+    run_check(database, source_id, clock)
+    # The site is split: the home page keeps one paper, the rest move to a page of their own.
+    site.set("/", Page(page(PAPERS[:1]), content_type="text/markdown"))
+    clock.tick(hours=12)
+    assert run_check(database, source_id, clock).status == "suspect"
+    # Next time the home page has kept that shape, and its one paper was published.
+    published = (PAPERS[0][0], PAPERS[0][1], "CVPR 2026")
+    site.set("/", Page(page([published]), content_type="text/markdown"))
+    clock.tick(hours=12)
+    outcome = run_check(database, source_id, clock)
+    assert (outcome.status, outcome.changes) == ("changed", 1)
+    assert changes_of(database) == [("paper", "modified", PAPERS[0][0])]
+    with database.session() as session:
+        assert current_papers(session) == 1  # the papers it let go are no longer watched, and none was told
+        assert session.get(Source, source_id).last_status != "suspect"
+
+
+def test_an_error_page_seen_twice_stays_suspect(watched: tuple[Database, StaticSite, int, Clock]) -> None:
+    database, site, source_id, clock = watched
+    run_check(database, source_id, clock)
+    for notice in ("Site under maintenance", "This account has been suspended by the host"):
+        site.set("/", Page(f"<html><body><h1>{notice}</h1><p>Please come back later.</p></body></html>"))
+        clock.tick(hours=12)
+        assert run_check(database, source_id, clock).status == "suspect"
+    assert changes_of(database) == []
+    with database.session() as session:
+        assert current_papers(session) == len(PAPERS)
+
+
 def test_real_removal_is_reported(watched: tuple[Database, StaticSite, int, Clock]) -> None:
     database, site, source_id, clock = watched
     run_check(database, source_id, clock)

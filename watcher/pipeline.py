@@ -2,7 +2,8 @@
 
 This module alone wires the stages together. Each check ends as one of
 ``baseline`` (first reading, items recorded silently), ``changed`` (changes recorded),
-``unchanged``, ``suspect`` (the extraction collapsed: nothing reported, operator warned)
+``unchanged``, ``suspect`` (the extraction collapsed: nothing reported, operator warned;
+a page that keeps its collapsed shape at the next check is diffed with that reading)
 or ``error`` (fetch or extraction failed: recorded, retried later).
 """
 
@@ -755,8 +756,12 @@ def _apply_extraction(
         result = DiffResult(changes=(), suspect=None, unchanged=0)
     else:
         result = diff_items(previous, records)
+    settled = None
     if result.suspect and not first_reading:
-        return _record_suspect(services, session, source, fetched, extraction, records, result, started, now)
+        settled = _settled_reading(state, previous, records)
+        if settled is None:
+            return _record_suspect(services, session, source, fetched, extraction, records, result, started, now)
+        result = settled
     kept: set[tuple[str, str]] = set()
     a_page = fetched.files is None
     if not rebaseline and removals_to_check(result, members=a_page):
@@ -789,6 +794,7 @@ def _apply_extraction(
 
             enqueue_changes(session, changes, services.notifiers, now)
     state.update(reading)
+    state.pop("suspect_reading", None)
     if kept:
         # The stored items are more than this reading: the next reading must be diffed, even
         # the same one, to tell the kept items' removal once the page drops them.
@@ -798,6 +804,8 @@ def _apply_extraction(
     source.last_error = _partial(extraction)
     if result.reformatted and not rebaseline:
         _tell_reformat(services, session, source, result.reformatted, now)
+    if settled is not None:
+        _tell_reformat(services, session, source, _SETTLED, now)
     return CheckOutcome(
         source=view.name,
         url=view.url,
@@ -884,13 +892,36 @@ def _record_same_reading(
 ) -> CheckOutcome:
     row = _read_snapshot_row(source.id, fetched, extraction, "unchanged", reading["items"], started, now)
     record_snapshot(session, row, fetched)
-    source.fetch_state = {**source.fetch_state, **reading}
+    source.fetch_state = {k: v for k, v in {**source.fetch_state, **reading}.items() if k != "suspect_reading"}
     _mark_success(services, session, source, "unchanged", now)
     source.last_error = _partial(extraction)
     return CheckOutcome(
         source=source.name, url=source.url, status="unchanged", items=reading["items"],
         warning=_partial(extraction), duration_ms=_elapsed_ms(started),
     )  # fmt: skip
+
+
+#: The most items of a suspect reading kept for the next check to compare with.
+_SUSPECT_KEPT = 2000
+_SETTLED = "settled: the page kept the shape of its last suspect reading; its earlier items are no longer watched"
+
+
+def _settled_reading(state: Mapping[str, Any], previous: Sequence[Any], records: Sequence[Record]) -> Any:
+    """The diff to tell when a page that collapsed has kept its new shape (a split site's home page
+    that now holds a few of its items): read twice so, still showing part of what it showed before,
+    it is diffed with its last suspect reading, and the items it let go are no longer watched. A page
+    that shows none of its items (an error page, a hosting notice) stays suspect. None: not settled."""
+    from watcher.diff import StoredItem, diff_items, pair_items
+
+    last = state.get("suspect_reading")
+    if not last:
+        return None
+    before = [StoredItem(kind=kind, key=key, fields=fields) for kind, key, fields in last]
+    current = [StoredItem(kind=r.kind, key=r.key, fields=record_fields(r)) for r in records]
+    if not pair_items(list(previous), current):
+        return None  # nothing of the page as it was: broken, not redesigned
+    result = diff_items(before, records)
+    return None if result.suspect else result
 
 
 def _record_suspect(
@@ -916,6 +947,8 @@ def _record_suspect(
     state = dict(source.fetch_state or {})
     state.update(fetched.validators())
     state["hash"] = fetched.hash
+    # What the page read as, for the next check to tell whether it has kept that shape (``_settled_reading``).
+    state["suspect_reading"] = [[r.kind, r.key, record_fields(r)] for r in records[:_SUSPECT_KEPT]]
     source.fetch_state = state
     if source.alerted != "suspect":
         _alert_operator(services, session, source, f"suspect extraction: {result.suspect}", now)
