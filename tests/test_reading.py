@@ -1223,6 +1223,15 @@ def test_acs_and_maths_citations_keep_their_titles_before_an_abbreviated_journal
         ("Brownian paths in random media", "Ann. Probab", 2023),
         ("Electrocatalysts are never what we made", "ACS Energy Lett", 2024),  # not the page "1989"
     ]
+    # The last author's initials run on into a title that holds "and": the list ends at the initials.
+    html = """<h2>Publications</h2><ol><li>Marsh, G. P.; Lindqvist, E.; <b>Calloway, M. E.</b> Synthesis and
+      Characterization of an Iron Nitrosyl. <i>Inorg. Chem.</i> <b>2021</b>, <i>60</i>, 6601&ndash;6612.</li>
+      <li>Marsh, G. P.; <b>Calloway, M. E.</b> Nitrosyl complexes revisited. <i>Inorg. Chem.</i> <b>2020</b>, <i>59</i>,
+      11&ndash;19.</li></ol>"""
+    assert [(p.title, p.authors) for p in _of(Paper, _read(html))] == [
+        ("Synthesis and Characterization of an Iron Nitrosyl", ("Marsh, G. P.", "Lindqvist, E.", "Calloway, M. E.")),
+        ("Nitrosyl complexes revisited", ("Marsh, G. P.", "Calloway, M. E.")),
+    ]
 
 
 def test_a_dated_media_object_is_one_news_item_though_the_page_repeats_its_paragraph_block_elsewhere() -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
 from watcher.text import clean_text
 
@@ -213,6 +214,8 @@ def _letters_only(text: str) -> bool:
 
 # A match starts at a separator or where white space starts, never inside a run of it: linear time.
 _SEPARATORS = re.compile(r"(?:(?<!\s)\s+)?(?:;|,|&|\band\b|\bund\b|\bet\b(?!\s+al))\s*", re.I)
+#: A surname-first list's last initials run on into the title: "M. E. Synthesis".
+_INITIALS_THEN_TITLE = re.compile(r"^((?:[A-Z]\.\s?-?){1,3})\s*(?=[A-Z][a-z])")
 _ET_AL = re.compile(r"\bet\.?\s*al\b\.?|\band (?:others|colleagues)\b", re.I)
 _EQUAL = re.compile(r"\((?:equal contribution|co-first|\*|†)[^)]*\)", re.I)
 
@@ -266,6 +269,7 @@ def author_prefix(text: str) -> int:
     """
     names = 0
     initials_first = False  # surname-first style ("Doe, J."): the list's last piece is initials
+    pieces: list[tuple[str, int]] = []  # the names read, with where each starts
     position = 0
     lead = _ET_AL.search(text, 0, 80)
     if lead and _author_token(text[: lead.start()]) and text[: lead.start()].strip():
@@ -276,9 +280,12 @@ def author_prefix(text: str) -> int:
             if names and (et_al := _ET_AL.match(piece)):
                 return position + et_al.end()
             if len(piece) > 60 or not _author_token(piece):
+                if initials_first and (end := _initials_into_title(pieces)):
+                    return end
                 break
             names += 1
             initials_first = initials_first or _is_initials(piece)
+            pieces.append((piece, text.index(piece, position)))
         position = match.end()
     else:
         if names and _author_token(text[position:]):
@@ -292,6 +299,17 @@ def author_prefix(text: str) -> int:
         return end
     # The list ended at a separator: "Doe, J., Roe, B., Learning to see …" (no full stop).
     return position if names >= 2 else 0
+
+
+def _initials_into_title(pieces: Sequence[tuple[str, int]]) -> int:
+    """Where a surname-first list ends whose last initials ran on into the title: "…; Calloway,
+    M. E. Synthesis and Characterization of …" read "M. E. Synthesis" as a name before the title's
+    next words stopped it. Only after a surname ("H. Yoon" after "Doe, J." is a name)."""
+    if len(pieces) < 2 or _is_initials(pieces[-2][0]):
+        return 0
+    piece, start = pieces[-1]
+    initials = _INITIALS_THEN_TITLE.match(piece)
+    return start + initials.end(1) if initials else 0
 
 
 def _is_initials(piece: str) -> bool:
