@@ -1312,6 +1312,13 @@ def test_a_book_review_in_chicago_style_is_titled_by_the_book_not_the_journal() 
     papers = _of(Paper, _read(html))
     assert [p.venue for p in papers] == ["Victorian Studies", "English Historical Review"]
     assert not {"Victorian Studies", "English Historical Review"} & {p.title for p in papers}
+    # The reviewed book's author first, its press after it: the book is still the first in italics.
+    html = """<h2>Reviews</h2><ul><li>Review of Ama Owusu, <i>Trust without Testimony</i> (Harvard University Press,
+      2024), <i>Notre Dame Philosophical Reviews</i>, 2025.08.14.</li><li>Review of Samir Haddad, <i>The Epistemology
+      of Rumour</i> (Oxford University Press, 2022), <i>Mind</i> 132 (2023): 870&ndash;876.</li></ul>"""
+    assert [(p.title, p.venue) for p in _of(Paper, _read(html))] == [
+        ("Trust without Testimony", "Notre Dame Philosophical Reviews"), ("The Epistemology of Rumour", "Mind")
+    ]
 
 
 def test_a_list_item_whose_title_authors_source_and_links_are_paragraphs_is_one_paper() -> None:

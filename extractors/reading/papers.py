@@ -159,6 +159,8 @@ _DRAFT_AFTER_TITLE = re.compile(
 #: A review described in brackets, as APA 7 writes it: "[Review of the book *Title*, by A. Author]". Alone it
 #: names the reviewed work, as other styles give it ("Review of *Title*, by A. Author"); after a review's own
 #: title it is a note on that title.
+#: A book review listed by what it reviews: "Review of Ama Owusu, *Trust without Testimony* (…)".
+_REVIEW_OF = re.compile(r"^(?:book )?review of\b", re.I)
 _REVIEW_NOTE = re.compile(
     r"\[Review of (?:the )?(?:(?:edited )?book|film|novel|monograph|exhibition|album|volume)?\s*"
     r"(?P<work>[^\[\]]{2,300}?),\s+(?:by|edited by|ed\. by|directed by)\s[^\[\]]{1,300}\]",
@@ -375,6 +377,10 @@ def _title(
             return structural, any(structural in s.text or s.text in structural for s in _marked(entry))
     if before_journal:
         return before_journal[0], False
+    # "Review of Ama Owusu, *Trust without Testimony* (…), *Journal*": the book reviewed, the first in italics.
+    work = next((s.text for s in entry.spans if s.kind == "italic"), "") if _REVIEW_OF.match(lines[0]) else ""
+    if len(work.split()) >= 2 and work in text:
+        return work, True
     best: tuple[int, str] | None = None
     for order, span in enumerate(_marked(entry)):
         if _title_like(span.text, text, lines) and not _is_journal(clean_title(span.text), text):
