@@ -34,6 +34,7 @@ from typing import NamedTuple
 from selectolax.lexbor import LexborHTMLParser
 
 from extractors.base import Case, Extractor
+from extractors.reading.owner import read_bio_roles
 from watcher.records import Award, Document, NewsItem, Paper, Record, Role
 from watcher.text import clean_text, clean_title, find_arxiv, find_doi, parse_date, parse_year, split_authors
 
@@ -883,6 +884,10 @@ def read_roles(lines: Sequence[Line]) -> list[Role]:
     for line in lines:
         for sentence in _SENTENCE_END.split(line.text):
             roles.extend(_sentence_roles(sentence))
+    if not roles:
+        # Wordings the template's own patterns miss ("I'm a fifth-year PhD student in the X Group
+        # at Y, where …"): the shared reader of biographies.
+        roles = read_bio_roles(" ".join(line.text for line in lines))
     return roles
 
 

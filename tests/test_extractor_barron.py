@@ -48,6 +48,14 @@ def test_new_employer_in_bio_is_a_role_change() -> None:
     assert roles == [Role(title="Research scientist", organization="Other Labs")]
 
 
+def test_a_student_s_biography_the_template_patterns_miss_is_read_by_the_shared_reader() -> None:
+    bio = "I'm a fifth-year PhD student in the Visual Computing Group at Halverson University, where I'm advised by X."
+    roles = [r for r in _parse(_page(bio=bio)) if isinstance(r, Role)]
+    assert [(r.title, r.organization) for r in roles] == [
+        ("Fifth-year PhD student", "Visual Computing Group at Halverson University")
+    ]
+
+
 def test_comments_and_hidden_rows_are_not_content() -> None:
     text = _page().replace(
         "<table>",
