@@ -17,8 +17,8 @@ pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found a
 
 #: Floors measured on the whole corpus; raise them as reading improves, never lower them.
 ADDED_RECALL_FLOOR = 0.96
-RECALL_FLOOR = 0.92
-PRECISION_FLOOR = 0.975
+RECALL_FLOOR = 0.93
+PRECISION_FLOOR = 0.978
 #: Removals the truth does not list (the worst kind of false report), at most.
 FALSE_REMOVALS_CEILING = 3
 #: Reports on pairs whose truth lists nothing, at most.
