@@ -39,7 +39,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from extractors.base import Case, Extractor
 from extractors.bibtex import read_bibtex
-from extractors.data import member_from_fields, read_data_files
+from extractors.data import front_matter_people, member_from_fields, read_data_files
 from extractors.jekyll_data import first_per_name, markdown_to_text, news_from_post, page_records
 from extractors.markdown import parse_front_matter, without_liquid
 from extractors.reading.awards import paper_award, parse_award_line
@@ -419,17 +419,12 @@ def _subtitle_role(value: Any) -> Role | None:
 
 
 def _profile_members(files: Mapping[str, str]) -> list[Member]:
-    """The people a page of the theme's ``profiles`` layout lists in its front matter (``profiles:
-    [{name, position, image}]``), above what its body writes (an alumni list)."""
+    """The people a page lists in its front matter (the theme's ``profiles`` layout: ``profiles:
+    [{name, position, image}]``; a lab's ``members:`` list), above what its body writes (an alumni list)."""
     members: list[Member] = []
     for path in sorted(files):
-        if not _PAGE_PATH.match(path):
-            continue
-        meta, _ = parse_front_matter(files[path])
-        profiles = meta.get("profiles") if isinstance(meta, dict) else None
-        for profile in profiles if isinstance(profiles, list) else ():
-            if isinstance(profile, dict) and (member := member_from_fields(profile)) is not None:
-                members.append(member)
+        if _PAGE_PATH.match(path):
+            members += front_matter_people(parse_front_matter(files[path])[0], path)
     return members
 
 

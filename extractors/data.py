@@ -1125,6 +1125,17 @@ def read_data_files(files: Mapping[str, str]) -> DataReading:
     return total
 
 
+def front_matter_people(meta: Mapping[str, Any], path: str) -> list[Member]:
+    """The people a page lists in its front matter under a key that names them ("members:",
+    "people:", "team:", al-folio's "profiles:"), read as a data file's lists are."""
+    lists = {
+        key: value
+        for key, value in meta.items()
+        if isinstance(key, str) and isinstance(value, list) and (key == "profiles" or _announced(key) == "member")
+    }
+    return [r for r in read_data(lists, path).records if isinstance(r, Member)] if lists else []
+
+
 #: A people file whose entries are keyed by the ids posts name them by (``{% person id %}``).
 _PEOPLE_FILE = re.compile(r"^_data/(?:people|members|team)\.ya?ml$")
 

@@ -228,3 +228,28 @@ profiles:
         ("Ines Varga", "Professor & Principal Investigator"), ("Tomas Hart", "PhD Student"),
         ("Lucia Farrant", "Alumni (now Postdoctoral Fellow, Brightmoor Institute)"),
     ]
+
+
+def test_a_people_page_s_members_and_alumni_lists_in_front_matter_are_its_people() -> None:
+    people = """---
+layout: page
+title: people
+members:
+  - name: "Ines Varga"
+    role: Associate Professor & PI
+    group: pi
+  - name: "Tomas Hart"
+    role: PhD Student
+    group: phd
+alumni:
+  - name: "Lucia Farrant"
+    degree: PhD 2025
+    now: Research Scientist, Polaris Vision
+---
+{% for m in page.members %}{{ m.name }}{% endfor %}
+"""
+    files = {"_pages/people.md": people, "_bibliography/papers.bib": "@article{a, title={Folding}, year={2024}}",
+             "_config.yml": "scholar:\n  style: apa\n"}
+    members = [r for r in AlfolioExtractor().parse(Document(url="github:o/r", files=files)) if isinstance(r, Member)]
+    assert [m.name for m in members] == ["Ines Varga", "Tomas Hart", "Lucia Farrant"]
+    assert members[1].role == "PhD Student" and "Polaris Vision" in (members[2].role or "")
