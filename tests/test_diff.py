@@ -817,6 +817,16 @@ def test_one_preprint_label_written_as_another_is_not_news_but_a_journal_is() ->
         assert change.delta == {"venue": {"old": old, "new": new}}
 
 
+def test_a_citation_s_month_written_or_left_out_is_no_change_but_its_volume_appearing_is() -> None:
+    def paper(venue: str) -> Paper:
+        return Paper(title="Eosinophil trajectories after biologics", venue=venue, year=2023)
+
+    old = "Eur Respir J. 2023 Sep;62(3):2300412"
+    assert run([*papers(4), paper(old)], [*papers(4), paper("Eur Respir J. 2023;62(3):2300412")]).changes == ()
+    change = only(run([*papers(4), paper("Eur Respir J. 2023 Jun")], [*papers(4), paper(old)]))
+    assert change.delta == {"venue": {"old": "Eur Respir J. 2023 Jun", "new": old}}
+
+
 def test_a_submission_no_longer_said_beside_the_same_preprint_is_not_news_but_a_journal_is() -> None:
     def paper(venue: str) -> Paper:
         return Paper(title="Sparse Reef Maps", venue=venue, year=2023)

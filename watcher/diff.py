@@ -1045,9 +1045,10 @@ def _without_articles(text: str) -> list[str]:
 
 def _only_a_year_added(old: str, new: str) -> bool:
     """The same words, one side with one year, perhaps with its month ("AEJ: Micro (November 2013)"),
-    and the other without (a span's two years are news)."""
+    and the other without (a span's two years are news); or the same year with its month written or
+    left out ("Eur Respir J. 2023 Sep;62(3)" restyled as "Eur Respir J. 2023;62(3)")."""
     (old_years, old_words), (new_years, new_words) = _years_and_words(old), _years_and_words(new)
-    if len(old_years) + len(new_years) != 1:
+    if len(old_years) + len(new_years) != 1 and not (old_years == new_years and old_words != new_words):
         return False
     return [w for w in old_words if not is_month_name(w)] == [w for w in new_words if not is_month_name(w)]
 
