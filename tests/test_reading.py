@@ -2110,6 +2110,20 @@ def test_folded_accordion_panels_are_read_and_a_tab_s_label_heads_its_panel() ->
     ]
 
 
+def test_a_tab_that_names_its_panel_by_target_heads_it() -> None:
+    html = """<nav role="tablist"><button role="tab" data-target="news">News</button>
+    <button role="tab" data-target="talks">Talks</button></nav>
+    <section id="news" class="panel" role="tabpanel"><ul>
+    <li><span class="date">Nov 2024</span> Paper on tag collisions accepted at NDSS 2025.</li>
+    <li><span class="date">Oct 2024</span> Rina presented our JIT paper at CCS 2024 in Salt Lake City.</li>
+    </ul></section>
+    <section id="talks" class="panel is-hidden" role="tabpanel"><ul>
+    <li><span class="date">Oct 2024</span> &ldquo;Type confusion in JITs&rdquo;, Invited talk, Kestrel Colloquium</li>
+    <li><span class="date">Mar 2024</span> &ldquo;Signing gadgets&rdquo;, Invited talk, Ruhr Seminar</li>
+    </ul></section>"""
+    assert [n.date for n in _of(NewsItem, _read(html))] == ["2024-11", "2024-10"]
+
+
 def test_alumni_written_one_after_another_in_a_paragraph_are_each_a_member() -> None:
     def page(alumni: str) -> list[Member]:
         return _of(Member, _read(f"""<h2>People</h2><ul><li>Ida Thorsen, PhD Fellow</li>

@@ -385,7 +385,10 @@ class _Builder:
                 if 0 < len(text) <= _STYLED_BLOCK:
                     self.spans.append(Span(kind, text))  # ``<div class="font-bold">Title</div>``
             box.children.append(child)
-            if self.tab_labels and (label := self.tab_labels.get(attrs.get("aria-labelledby") or "")):
+            if self.tab_labels and (
+                label := self.tab_labels.get(attrs.get("aria-labelledby") or "")
+                or self.tab_labels.get(f"#{attrs.get('id') or ''}")
+            ):
                 child.children.append(Box("h2", "", [Line(label)], 2))  # the tab's label heads its panel
             stack.append(child)
             stack.append(_EXIT)
@@ -602,13 +605,23 @@ _TAB_ROLE = re.compile(r"role\s*=\s*[\"']?tab\b")
 
 
 def _tab_labels(parsed: LexborHTMLParser) -> dict[str, str]:
-    """The label of each tab by its id ("Current Members", "Alumni"): a tab panel is headed by it."""
+    """The label of each tab ("Current Members", "Talks") by its id, and by "#" and the id of the panel
+    it shows (``aria-controls``, ``data-target``, ``href="#talks"``): a tab panel is headed by it."""
     labels = {}
     for tab in parsed.css('[role="tab"]'):
-        ident, text = tab.attributes.get("id"), clean_text(tab.text(deep=True, separator=" "))
-        if ident and text and len(text) <= MAX_HEADING:
+        text = clean_text(tab.text(deep=True, separator=" "))
+        if not text or len(text) > MAX_HEADING:
+            continue
+        if ident := tab.attributes.get("id"):
             labels[ident] = text
+        for name in _TAB_TARGETS:
+            if target := (tab.attributes.get(name) or "").lstrip("#"):
+                labels[f"#{target}"] = text
     return labels
+
+
+#: The attributes in which a tab names the panel it shows.
+_TAB_TARGETS = ("aria-controls", "data-target", "data-bs-target", "data-tab", "href")
 
 
 #: Class words of a block that heads a box of the page: Bootstrap's card and panel headers,
