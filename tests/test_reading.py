@@ -2110,6 +2110,26 @@ def test_folded_accordion_panels_are_read_and_a_tab_s_label_heads_its_panel() ->
     ]
 
 
+def test_a_person_headed_by_name_and_degree_is_one_person_not_a_group() -> None:
+    card = """<div class="media"><div class="media-left"><img class="media-object" src="{n}.jpg" alt="{name}"></div>
+    <div class="media-body"><h4 class="media-heading">{name}{degree}</h4><p class="person-title">{role}</p>
+    <p>{first} works on diffusion MRI and normative models of brain development across the lifespan.</p></div></div>"""
+    people = {"Postdoctoral Fellows": [("Hye-jin Seo", ", PhD", "Postdoctoral Fellow"),
+                                       ("Tobias Reinholt", ", PhD", "Postdoctoral Fellow")],
+              "Graduate Students": [("Caleb Whitaker", "", "PhD Candidate"), ("Nkechi Amadi", "", "PhD Student")]}
+    html = "<h1>People</h1>" + "".join(
+        f'<h2 class="page-header">{group}</h2>' + "".join(
+            card.format(n=n, name=name, degree=degree, role=role, first=name.split()[0])
+            for n, (name, degree, role) in enumerate(members)
+        )
+        for group, members in people.items()
+    )
+    assert [(m.name, m.role) for m in _of(Member, _read(html))] == [
+        ("Hye-jin Seo", "Postdoctoral Fellow"), ("Tobias Reinholt", "Postdoctoral Fellow"),
+        ("Caleb Whitaker", "PhD Candidate"), ("Nkechi Amadi", "PhD Student"),
+    ]
+
+
 def test_a_tab_that_names_its_panel_by_target_heads_it() -> None:
     html = """<nav role="tablist"><button role="tab" data-target="news">News</button>
     <button role="tab" data-target="talks">Talks</button></nav>

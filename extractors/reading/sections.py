@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from extractors.reading.names import is_person_name
+from extractors.reading.names import is_degree_list, is_person_name
 from extractors.reading.records import Group, is_header_row, is_heading_line
 from extractors.reading.tree import ANCHOR_MARKS, Box, Line
 from extractors.reading.vocabulary import (
@@ -84,8 +84,10 @@ class Section:
 
     def is_card(self) -> bool:
         """Whether this section is one record: a title-like heading over a small body."""
-        if self.children or not self.heading or heading_kind(self.heading) or is_year_heading(self.heading):
+        if self.children or not self.heading or is_year_heading(self.heading):
             return False
+        if heading_kind(self.heading) and not _name_with_degrees(self.heading):
+            return False  # "PhD Students" names a group; "Philippa Rowntree, PhD" a person, degree and all
         if is_unlisted_heading(self.heading) or is_intro_heading(self.heading):
             return False  # "Teaching", "References", "About me": a part of the page, not one record
         if len(self.heading.split()) < 2:
@@ -102,6 +104,15 @@ class Section:
 _CARD_SIZE = 600
 _BIO_CARD_SIZE = 3000
 _NAME_END = re.compile(r"\s*(?:[,(;|]|\s[-–—]\s)")
+
+
+def _name_with_degrees(text: str) -> bool:
+    """A person's name followed by their degrees ("Philippa Rowntree, PhD", "Ana Lima (MD, PhD)")."""
+    parts = _DEGREES_AFTER.split(text, maxsplit=1)
+    return len(parts) == 2 and is_person_name(parts[0]) and is_degree_list(parts[1])
+
+
+_DEGREES_AFTER = re.compile(r",\s*|\s+(?=\()")
 
 
 def _opens_with_a_name(text: str) -> bool:
