@@ -863,6 +863,14 @@ def test_a_paper_retitled_under_its_preprint_s_id_with_its_year_and_co_authors_i
     assert sorted(c.change for c in run(before, reused).changes) == ["added", "removed"]
 
 
+def test_a_member_s_start_written_with_or_without_since_is_no_change() -> None:
+    lab = [Member(name=f"Student Number{n}", role="PhD student") for n in range(5)]
+    before = [*lab, Member(name="Hedda Ruud", role="Doctoral Researcher (since 2024)")]
+    assert run(before, [*lab, Member(name="Hedda Ruud", role="Doctoral Researcher (2024)")]).changes == ()
+    moved = only(run(before, [*lab, Member(name="Hedda Ruud", role="Doctoral Researcher (since 2023)")]))
+    assert moved.change == "modified"
+
+
 def test_a_former_member_s_note_left_out_is_no_change_but_a_new_note_is() -> None:
     lab = [Member(name=f"Student Number{n}", role="PhD student") for n in range(5)]
     before = [*lab, Member(name="Odile Marsh", role="Alumni (M.Sc. 2018, project student 2016)")]

@@ -873,7 +873,7 @@ def _ids_conflict(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
     return (_conflict(before, after, "doi") and not _published(before, after)) or _conflict(before, after, "arxiv")
 
 
-_NOW_WORD = re.compile(r"\b(?:now|currently)\b:?", re.I)
+_NOW_WORD = re.compile(r"\b(?:now|currently)\b:?|\bsince\b(?=\s+(?:19|20)\d\d)", re.I)
 _STAGE_LINK = r"(?: (?:at|in|to|with|for|by)(?! press\b))?\b ?"
 #: One stage of a paper in other words (keys as ``normalise_key`` gives them): a theme or a data schema that
 #: writes "R&R" where the page wrote "revise and resubmit", or "to appear" for "forthcoming", moved no paper.
@@ -889,7 +889,8 @@ def _comparable(name: str, value: Any) -> Any:
     if name == "authors":
         return [_author_signature(a) for a in value or ()]
     if name == "role" and isinstance(value, str):
-        # "Alumni (Lecturer, X)" and "Alumni (now Lecturer, X)": one place, written with or without "now".
+        # "Alumni (Lecturer, X)" and "Alumni (now Lecturer, X)": one place, written with or without "now";
+        # "PhD student (since 2021)" and "PhD student (2021)": one start.
         return normalise_key(_NOW_WORD.sub(" ", value)) or None
     if name == "venue" and isinstance(value, str):
         return _one_stage_wording(normalise_key(value)) or None
