@@ -1508,6 +1508,19 @@ def test_person_cards_under_a_long_group_heading_and_under_research_support_are_
     assert _of(Award, records) == []
 
 
+def test_a_lone_bold_author_before_the_year_and_a_pubmed_link_leave_the_title_alone() -> None:
+    html = """<h2>Publications</h2><ol><li><strong>Delacroix A</strong> (2021) Predicting adaptation from standing
+    variation: a review. <em>Trends in Adaptation Research</em>, 36(8), 702&ndash;714.
+    [<a href="https://pubmed.ncbi.nlm.nih.gov/33970115/">PMID: 33970115</a>]</li>
+    <li>Roe B, <strong>Delacroix A</strong> (2020) Clines in beak depth across an island chain.
+    <em>Evolution Letters</em>, 4(2), 11&ndash;19. [<a href="https://pubmed.example/3397016/">PMID: 3397016</a>]
+    </li></ol>"""
+    assert [(p.title, p.venue) for p in _of(Paper, _read(html))] == [
+        ("Predicting adaptation from standing variation: a review", "Trends in Adaptation Research"),
+        ("Clines in beak depth across an island chain", "Evolution Letters"),
+    ]
+
+
 def test_a_word_in_italics_inside_the_title_is_not_the_venue() -> None:
     html = """<h2>Publications</h2><ul>
     <li><a href="x">Fluctuating selection in soil <em>Pseudomonas</em> populations</a><br>Herrera T, Doe J<br>

@@ -159,6 +159,8 @@ _DRAFT_AFTER_TITLE = re.compile(
 #: A review described in brackets, as APA 7 writes it: "[Review of the book *Title*, by A. Author]". Alone it
 #: names the reviewed work, as other styles give it ("Review of *Title*, by A. Author"); after a review's own
 #: title it is a note on that title.
+#: A link to a record of the paper, named by its identifier: "PMID: 33970115", "doi:10.1/x", "arXiv:2401.01234".
+_ID_LABEL = re.compile(r"^\[?(?:pmid|pmcid|doi|arxiv|isbn|issn|hal|ssrn)\s*:?\s*[\w./-]+\]?$", re.I)
 #: A book review listed by what it reviews: "Review of Ama Owusu, *Trust without Testimony* (…)".
 _REVIEW_OF = re.compile(r"^(?:book )?review of\b", re.I)
 _REVIEW_NOTE = re.compile(
@@ -487,7 +489,7 @@ def _title_like(candidate: str, text: str, lines: Sequence[str]) -> bool:
         return False
     if LINK_WORDS.match(candidate) or looks_like_authors(candidate) or is_person_name(candidate, 3):
         return False
-    if is_link_label(candidate) or _PAPER_HONOUR.fullmatch(candidate.strip(" .!")):
+    if is_link_label(candidate) or _PAPER_HONOUR.fullmatch(candidate.strip(" .!")) or _ID_LABEL.match(candidate):
         return False  # "**Best Student Paper Award**" after a citation: the paper's honour, not its title
     if words <= 8 and is_venue(candidate):
         return False
@@ -544,14 +546,16 @@ _EDITORS = re.compile(r"^\((?:eds?|editors?)\.?\)\s*", re.I)
 
 
 #: One author's name closed by a full stop at the start of a citation: "Signe Nyvoll. Firn aquifers …".
+_LONE_AUTHOR_YEAR = re.compile(r"^([A-Z][^.,;:()]{2,40}?)\s+\((?:19|20)\d\d[a-z]?\)\.?\s+(?=[A-Z\"“‘])")
 _LONE_AUTHOR = re.compile(r"^((?:[A-Z]\.\s?){0,3}[A-Z][^.,;:()]{2,40}?)\.\s+(?=[A-Z\"“‘])")
 
 
 def _leading_authors(line: str) -> int:
-    """Where the author list a citation opens with ends: several names, or one name and its full stop."""
+    """Where the author list a citation opens with ends: several names, or one name and its full
+    stop or its year ("Delacroix A (2021) Title")."""
     if cut := author_prefix(line):
         return cut
-    lone = _LONE_AUTHOR.match(line)
+    lone = _LONE_AUTHOR.match(line) or _LONE_AUTHOR_YEAR.match(line)
     return lone.end() if lone and is_person_name(lone.group(1)) else 0
 
 
