@@ -2143,6 +2143,18 @@ def test_a_person_headed_by_name_and_degree_is_one_person_not_a_group() -> None:
     ]
 
 
+def test_a_dialog_a_button_opens_is_no_part_of_the_news() -> None:
+    html = """<h2>Recent News</h2><ul><li>Mar 2026 &mdash; Two papers accepted at the Ocean Sciences Meeting.</li>
+    <li>Jan 2026 &mdash; Welcome to our new PhD student Ama Owusu!</li></ul>
+    <div id="modal" class="modal fade" role="dialog"><div class="modal-dialog"><div class="modal-content">
+    <div class="modal-header"><h5 class="modal-title">Cite</h5></div><div class="modal-body"><pre></pre></div>
+    <div class="modal-footer"><a class="btn js-copy-cite" href="#">Copy</a> <a class="btn" href="#">Download</a>
+    </div></div></div></div>"""
+    assert [n.text for n in _of(NewsItem, _read(html))] == [
+        "Two papers accepted at the Ocean Sciences Meeting.", "Welcome to our new PhD student Ama Owusu!"
+    ]
+
+
 def test_a_tab_that_names_its_panel_by_target_heads_it() -> None:
     html = """<nav role="tablist"><button role="tab" data-target="news">News</button>
     <button role="tab" data-target="talks">Talks</button></nav>

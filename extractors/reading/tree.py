@@ -164,7 +164,7 @@ _HIDDEN = frozenset({"hidden", "d-none", "sr-only", "visually-hidden", "screen-r
 _SCREEN_READER = ("-visually-hidden", "-sr-only", "-screen-reader-text", "-visuallyhidden")
 #: Page furniture written as ``div``s rather than ``nav``/``footer``: landmark roles, and the
 #: names themes give their footers, menus, widget sidebars and tag chips.
-_FURNITURE_ROLES = frozenset({"navigation", "contentinfo", "search"})
+_FURNITURE_ROLES = frozenset({"navigation", "contentinfo", "search", "dialog", "alertdialog"})
 _FURNITURE = frozenset({
     "footer", "site-footer", "page-footer", "widget-area", "navbar", "breadcrumb", "breadcrumbs", "nav", "navigation",
     # WordPress page builders' header and footer templates.
@@ -172,6 +172,8 @@ _FURNITURE = frozenset({
     "site-nav", "topnav", "sidenav", "menu", "menu-item", "menu-category", "layout-menu",
     # A post's category and tag chips: what the post is filed under, not what it says.
     "categories", "listing-categories", "tags", "post-tags", "tag-list",
+    # A dialog a button opens ("Cite" with its Copy and Download buttons).
+    "modal",
 })
 
 
