@@ -39,7 +39,7 @@ from extractors.generic import node_text, records_from_markdown
 from extractors.markdown import front_matter_text, is_unpublished, parse_front_matter
 from extractors.reading.people import singular
 from extractors.reading.roles import dedupe_roles
-from extractors.reading.vocabulary import ALUMNI_WORDS
+from extractors.reading.vocabulary import ALUMNI_WORDS, heading_kind
 from watcher.records import Award, Document, Member, NewsItem, Paper, Record, Role
 from watcher.text import (
     clean_text,
@@ -385,7 +385,7 @@ _EXP_DATE = re.compile(r"[A-Z][a-z]{2,8}\.?\s+\d{4}|\d{4}-\d{2}(?:-\d{2})?|\d{4}
 
 def _rendered_experience(tree: LexborHTMLParser) -> Iterable[Role]:
     for card in tree.css(".card-body"):
-        if card.css_first(".exp-title") is None:
+        if card.css_first(".exp-title") is None or _under_awards(card):
             continue
         title = clean_title(node_text(card.css_first(".exp-title")))
         organization = node_text(card.css_first(".exp-company"))
@@ -395,6 +395,15 @@ def _rendered_experience(tree: LexborHTMLParser) -> Iterable[Role]:
         end = parse_date(dates[1]) if len(dates) > 1 else None
         if title:
             yield Role(title=title, organization=organization or None, start=start, end=end)
+
+
+def _under_awards(card: LexborNode) -> bool:
+    """A card of the accomplishments block ("Awards & Grants"), set out as the experience block's are."""
+    section = card.parent
+    while section is not None and section.tag != "section":
+        section = section.parent
+    heading = section.css_first("h1, h2") if section is not None else None
+    return heading is not None and heading_kind(node_text(heading)) == "award"
 
 
 # ---------------------------------------------------------------- the extractor

@@ -184,6 +184,18 @@ def test_a_built_page_s_widgets_the_theme_fields_miss_are_read_by_the_shared_rea
     ]
 
 
+def test_accomplishment_cards_set_out_as_experience_cards_are_awards_not_posts() -> None:
+    card = ('<div class="card experience course"><div class="card-body"><div class="card-title exp-title">{}</div>'
+            '<div class="exp-meta">{}</div></div></div>')
+    page = f"""<html><head><meta name="generator" content="Wowchemy 5.7.0 for Hugo"></head><body>
+    <section id="experience"><h1>Experience</h1>{card.format("Associate Professor", "2022 – Present")}</section>
+    <section id="awards" class="home-section wg-accomplishments"><h1>Awards &amp; Grants</h1>
+    {card.format("University Excellence in Doctoral Supervision Award", "2024")}
+    {card.format("Global Hydrology Society Early Career Award", "2021")}</section></body></html>"""
+    records = EXTRACTOR.read(Document(url="https://lab.example.org/", text=page))[0]
+    assert [r.title for r in records if isinstance(r, Role)] == ["Associate Professor"]
+
+
 def test_the_newer_schema_s_owner_profile_is_a_data_file() -> None:
     profile = """schema: hugoblox/author/v1
 is_owner: true
