@@ -665,6 +665,17 @@ def test_news_dated_by_month_now_is_no_change_and_old_items_that_left_are_still_
     assert moved.delta == {"date": {"old": "2024-01-10", "new": "2024-01-20"}}
 
 
+def test_a_carousel_caption_that_moves_on_while_the_list_keeps_that_day_s_news_is_not_removed() -> None:
+    listed = [NewsItem(text=f"Lab news item number {n} about our work", date=f"2022-1{n}-16") for n in range(3)]
+    caption = NewsItem(text="Happy holidays from the lab", date="2022-12-16")
+    fresh = NewsItem(text="Our segmentation pipeline is now published", date="2023-03-27")
+    result = run([caption, *listed], [fresh, *listed])
+    assert [(c.change, (c.after or c.before or {})["text"]) for c in result.changes] == [("added", fresh.text)]
+    # News of a day the page no longer holds has left it.
+    gone = run([caption, *listed[:2]], [fresh, *listed[:2]])
+    assert sorted(c.change for c in gone.changes) == ["added", "removed"]
+
+
 def test_a_few_real_edits_are_not_a_reformat() -> None:
     before = styled_papers(10, style="plain")
     edited = [replace(before[0], venue="Nature Geoscience"), *before[1:]]

@@ -285,7 +285,7 @@ def diff_items(
     found = [e for e in found if e.kind not in read_anew]
     # A re-rendered list's items with no counterpart are not told as removed: the new rendering
     # may read a few of them differently; its new items are told.
-    lost = [e for e in lost if e.kind not in reformats]
+    lost = [e for e in lost if e.kind not in reformats and not _told_again_that_day(e, new)]
     # Changes read in page order: modified and added items where they now stand, then removals.
     position = {id(e): n for n, e in enumerate(new)}
     placed: list[tuple[int, ItemChange]] = []
@@ -1343,6 +1343,13 @@ def _stage(venue: Any) -> str | None:
     if match := _STAGE.search(key):
         return match.group()
     return "preprint" if is_preprint_server_venue(str(venue)) else None
+
+
+def _told_again_that_day(gone: _Entry, new: Sequence[_Entry]) -> bool:
+    """A news item that leaves a page still holding news of its very day: one announcement shown
+    twice (a carousel's caption beside the dated list's line), the carousel moved on."""
+    day = str(gone.fields.get("date") or "") if gone.kind == "news" else ""
+    return len(day) == 10 and any(e.kind == "news" and e.fields.get("date") == day for e in new)
 
 
 def _read_anew(old: Sequence[_Entry], lost: Sequence[_Entry], found: Sequence[_Entry]) -> dict[str, str]:
