@@ -1521,6 +1521,17 @@ def test_a_lone_bold_author_before_the_year_and_a_pubmed_link_leave_the_title_al
     ]
 
 
+def test_a_venue_tag_before_the_title_and_a_long_venue_in_italics_leave_the_title_alone() -> None:
+    html = """<h2>Selected Publications</h2><ul><li><b>[CCS '24]</b> Speculative Type Confusion in JIT Compilers.<br>
+    <strong>Teo Aksoy</strong>, Rina Imamura.<br><i>ACM Conference on Computer and Communications Security (CCS
+    2024)</i>, acceptance rate 16.9%.</li><li><b>[USENIX Sec '24]</b> Fuzzing Trusted Firmware with Snapshots.<br>
+    <strong>Teo Aksoy</strong>, Lukas Brenner.<br><i>33rd USENIX Security Symposium (USENIX Security 2024)</i>.</li>
+    </ul>"""
+    assert [p.title for p in _of(Paper, _read(html))] == [
+        "Speculative Type Confusion in JIT Compilers", "Fuzzing Trusted Firmware with Snapshots"
+    ]
+
+
 def test_a_word_in_italics_inside_the_title_is_not_the_venue() -> None:
     html = """<h2>Publications</h2><ul>
     <li><a href="x">Fluctuating selection in soil <em>Pseudomonas</em> populations</a><br>Herrera T, Doe J<br>

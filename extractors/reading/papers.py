@@ -45,7 +45,9 @@ _URL = re.compile(r"https?://\S+")
 _DOI_NAME = re.compile(r"\b10\.\d{4,9}/\S+")
 #: A reference's number or label: "[12]", "J3.", "(4)", and alpha-style keys ("[HBN25]", "[Knu84]", "[AB+19]").
 _NUMBERING = re.compile(
-    r"^\s*(?:\[\s*[A-Za-z]?\d{1,4}\s*\]|\[\s*[A-Z][A-Za-z]{0,5}\+?\d{2,4}[a-z]?\s*\]|\(?[A-Za-z]?\d{1,4}[.)])\s*"
+    r"^\s*(?:\[\s*[A-Za-z]?\d{1,4}\s*\]|\[\s*[A-Z][A-Za-z]{0,5}\+?\d{2,4}[a-z]?\s*\]|\(?[A-Za-z]?\d{1,4}[.)]"
+    # A venue's tag before the title: "[CCS '24]", "[USENIX Sec '24]", "[NeurIPS 2025]".
+    r"|\[\s*[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,2}\s+['’]?(?:19|20)?\d\d\s*\])\s*"
 )
 #: An alphabetic bibliography's label set apart from its entry: its authors' initials and year ("SFK+24", "Ngu24").
 _CITATION_KEY = re.compile(r"[A-Z][A-Za-z]{0,5}\+?\d{2,4}[a-z]?")
@@ -491,7 +493,7 @@ def _title_like(candidate: str, text: str, lines: Sequence[str]) -> bool:
         return False
     if is_link_label(candidate) or _PAPER_HONOUR.fullmatch(candidate.strip(" .!")) or _ID_LABEL.match(candidate):
         return False  # "**Best Student Paper Award**" after a citation: the paper's honour, not its title
-    if words <= 8 and is_venue(candidate):
+    if words <= 12 and is_venue(candidate):
         return False
     if _IN_VOLUME.search(text, 0, text.find(candidate)):
         return False  # "In: *The Political Economy of X*, edited by …": the book a chapter is in
