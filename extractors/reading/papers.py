@@ -43,14 +43,14 @@ _SENTENCE_BREAK = re.compile(
 _URL = re.compile(r"https?://\S+")
 #: A DOI written out: its numbers ("10.1016/j.jaccao.2025.11.004") are no year of the paper's.
 _DOI_NAME = re.compile(r"\b10\.\d{4,9}/\S+")
+#: An alphabetic bibliography's label: its authors' initials and year ("SFK+24", "Ngu24").
+_CITATION_KEY = re.compile(r"[A-Z][A-Za-z]{0,5}\+?\d{2,4}[a-z]?")
 #: A reference's number or label: "[12]", "J3.", "(4)", and alpha-style keys ("[HBN25]", "[Knu84]", "[AB+19]").
 _NUMBERING = re.compile(
-    r"^\s*(?:\[\s*[A-Za-z]?\d{1,4}\s*\]|\[\s*[A-Z][A-Za-z]{0,5}\+?\d{2,4}[a-z]?\s*\]|\(?[A-Za-z]?\d{1,4}[.)]"
+    rf"^\s*(?:\[\s*[A-Za-z]?\d{{1,4}}\s*\]|\[\s*{_CITATION_KEY.pattern}\s*\]|\(?[A-Za-z]?\d{{1,4}}[.)]"
     # A venue's tag before the title: "[CCS '24]", "[USENIX Sec '24]", "[NeurIPS 2025]".
     r"|\[\s*[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,2}\s+['’]?(?:19|20)?\d\d\s*\])\s*"
 )
-#: An alphabetic bibliography's label set apart from its entry: its authors' initials and year ("SFK+24", "Ngu24").
-_CITATION_KEY = re.compile(r"[A-Z][A-Za-z]{0,5}\+?\d{2,4}[a-z]?")
 #: Where a paper stands, as pages write it before the journal: "Revise and resubmit at X".
 _LEADING_STATUS_WORDS = (
     r"to appear|(?:conditionally )?accepted|forthcoming|under (?:review|revision|submission)"
@@ -158,13 +158,13 @@ _DRAFT_AFTER_TITLE = re.compile(
     r"[^—–]{0,40}$",
     re.I,
 )
-#: A review described in brackets, as APA 7 writes it: "[Review of the book *Title*, by A. Author]". Alone it
-#: names the reviewed work, as other styles give it ("Review of *Title*, by A. Author"); after a review's own
-#: title it is a note on that title.
 #: A link to a record of the paper, named by its identifier: "PMID: 33970115", "doi:10.1/x", "arXiv:2401.01234".
 _ID_LABEL = re.compile(r"^\[?(?:pmid|pmcid|doi|arxiv|isbn|issn|hal|ssrn)\s*:?\s*[\w./-]+\]?$", re.I)
 #: A book review listed by what it reviews: "Review of Ama Owusu, *Trust without Testimony* (…)".
 _REVIEW_OF = re.compile(r"^(?:book )?review of\b", re.I)
+#: A review described in brackets, as APA 7 writes it: "[Review of the book *Title*, by A. Author]". Alone it
+#: names the reviewed work, as other styles give it ("Review of *Title*, by A. Author"); after a review's own
+#: title it is a note on that title.
 _REVIEW_NOTE = re.compile(
     r"\[Review of (?:the )?(?:(?:edited )?book|film|novel|monograph|exhibition|album|volume)?\s*"
     r"(?P<work>[^\[\]]{2,300}?),\s+(?:by|edited by|ed\. by|directed by)\s[^\[\]]{1,300}\]",
@@ -547,8 +547,9 @@ _ASTRO_TAIL = re.compile(_ASTRO_JOURNAL + r"\.?$")
 _EDITORS = re.compile(r"^\((?:eds?|editors?)\.?\)\s*", re.I)
 
 
-#: One author's name closed by a full stop at the start of a citation: "Signe Nyvoll. Firn aquifers …".
+#: One author's name closed by its year at the start of a citation: "Delacroix A (2021) Predicting …".
 _LONE_AUTHOR_YEAR = re.compile(r"^([A-Z][^.,;:()]{2,40}?)\s+\((?:19|20)\d\d[a-z]?\)\.?\s+(?=[A-Z\"“‘])")
+#: One author's name closed by a full stop at the start of a citation: "Signe Nyvoll. Firn aquifers …".
 _LONE_AUTHOR = re.compile(r"^((?:[A-Z]\.\s?){0,3}[A-Z][^.,;:()]{2,40}?)\.\s+(?=[A-Z\"“‘])")
 
 
