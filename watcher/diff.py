@@ -265,7 +265,8 @@ def diff_items(
     pairs, lost, found = _match(old, new)
     deltas = _without_spans_newly_shown([(before, after, _delta_of(before, after)) for before, after in pairs])
     renderings = _pair_renderings(lost, found)
-    reformats = _reformats(old, deltas, renderings)
+    renamings = _venue_renamings(deltas)
+    reformats = _reformats(old, deltas, renderings, renamings)
     # Only a re-rendered list silences its loose pairs; elsewhere they stay removed and added.
     renderings = [(b, a) for b, a in renderings if b.kind in reformats]
     silenced = {id(b) for b, _ in renderings} | {id(a) for _, a in renderings}
@@ -292,7 +293,7 @@ def diff_items(
     refreshed: list[ItemRefresh] = []
     unchanged = 0
     moved_on = _stages_moved_in_a_restyle(old, deltas, reformats)
-    renamed_along = _renamed_along(deltas, _venue_renamings(deltas))
+    renamed_along = _renamed_along(deltas, renamings)
     for before, after, delta in [*deltas, *((b, a, {}) for b, a in renderings)]:
         if delta and id(before) not in renamed_along and (before.kind not in reformats or id(before) in moved_on):
             placed.append((position[id(after)], _modified(before, after, delta)))
@@ -1256,6 +1257,7 @@ def _reformats(
     old: Sequence[_Entry],
     deltas: Sequence[tuple[_Entry, _Entry, dict[str, Any]]],
     renderings: Sequence[tuple[_Entry, _Entry]],
+    renamings: Counter[tuple[str, str]],
 ) -> dict[str, str]:
     """The kinds whose list was re-rendered, each with the reason told to the operator.
 
@@ -1274,7 +1276,6 @@ def _reformats(
         affected = (by_field.most_common(1)[0][1] if by_field else 0) + readded[kind]
         if affected >= REFORMAT_MIN_ITEMS and affected >= REFORMAT_MIN_SHARE * sizes[kind]:
             reasons[kind] = f"reformatted: {affected} of {sizes[kind]} {_plural(kind)} changed format"
-    renamings = _venue_renamings(deltas)
     renamed = sum(renamings.values())
     if "paper" not in reasons and renamed >= REFORMAT_MIN_ITEMS and renamed * 3 >= sizes["paper"]:
         reasons["paper"] = f"reformatted: {renamed} of {sizes['paper']} papers' venues named anew"
