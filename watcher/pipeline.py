@@ -764,11 +764,16 @@ def _apply_extraction(
         result = settled
     kept: set[tuple[str, str]] = set()
     a_page = fetched.files is None
-    if not rebaseline and removals_to_check(result, members=a_page):
-        page, _cut = bound_document(to_document(view.url, fetched), services.read)
-        result, kept = keep_shown_items(result, shown_text(page), members=a_page)
+    check_removals = not rebaseline and removals_to_check(result, members=a_page)
+    # The words the page shows now, read once for both checks that ask for them.
+    shown_now = (
+        shown_text(bound_document(to_document(view.url, fetched), services.read)[0])
+        if check_removals or (not rebaseline and switched)
+        else ""
+    )
+    if check_removals:
+        result, kept = keep_shown_items(result, shown_now, members=a_page)
     if not rebaseline and switched:
-        shown_now = shown_text(bound_document(to_document(view.url, fetched), services.read)[0])
         result = without_reader_differences(result, _previous_shown(session, view.url, state, fetched), shown_now)
     elif not rebaseline and a_page and additions_to_check(result):
         result = without_read_anew(result, _previous_shown(session, view.url, state, fetched))
