@@ -172,7 +172,7 @@ def _a_reader_difference(change: ItemChange, shown_before: str, shown_now: str) 
         return all(value and f" {value} " in shown_before for value in values)
     fields = change.after if change.change == "added" else change.before
     shown = shown_before if change.change == "added" else shown_now
-    label = _words(_own_words(change.kind, fields, _ANY_LABEL))
+    label = _own_words(change.kind, fields, _ANY_LABEL)  # already normalised
     return bool(label) and f" {label} " in shown
 
 
