@@ -83,13 +83,13 @@ def _date_places(entry: Entry) -> Iterator[str]:
 def _read_list(entries: Sequence[Entry], context: Context, min_shape_entries: int) -> Decision:
     count = len(entries)
     announced = context.kind
+    if announced in _PEOPLE_OVER and (people := _read_all("member", entries, context, _SHAPE["member"], count)):
+        # Person cards under "Research support" or "Fellows": the people, whatever the heading's other sense.
+        why = f"the heading announces {announced}, but all {count} entries are people"
+        return Decision("member", why, _in_order(people))
     if announced is not None:
         found = _read_all(announced, entries, context, _ANNOUNCED[announced], 1) or []
         also = _also(announced, entries, context, {index for index, _ in found})
-        if announced in _PEOPLE_OVER and (people := _read_all("member", entries, context, _SHAPE["member"], count)):
-            # Person cards under "Research support" or "Fellows": the people, whatever the heading's other sense.
-            why = f"the heading announces {announced}, but all {count} entries are people"
-            return Decision("member", why, _in_order(people))
         if len(found) >= max(1, _ANNOUNCED_SHARE * count):
             why = f"the heading announces {announced}; {len(found)} of {count} entries read as {announced}"
             if also:
