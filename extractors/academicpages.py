@@ -546,12 +546,13 @@ def publication_paper(meta: Mapping[str, Any]) -> Paper | None:
     if with_names := re.match(r"(?i)with\s+", venue):  # "with M. Bustamante": co-authors set where the venue goes
         venue, co_authors = "", author_names(venue[with_names.end() :])
     cites_the_paper = _holds_title(citation, title)
+    cited = strip_markdown(citation)
     return Paper(
         title=title,
         authors=(citation_authors(citation) if cites_the_paper else ())
         or authors_of(meta.get("authors") or meta.get("author"))
         or co_authors,
-        venue=_venue(venue or ("" if cites_the_paper else strip_markdown(citation).strip()), strip_markdown(citation)),
+        venue=_venue(venue or ("" if cites_the_paper else cited.strip()), cited),
         year=parse_year(front_matter_text(meta.get("date"))) or parse_year(front_matter_text(meta.get("year"))),
         url=url,
         doi=doi,
