@@ -125,6 +125,79 @@ def test_a_new_paper_on_two_pages_is_told_once_and_one_long_on_the_site_not_at_a
     assert json.loads(_run(capsys, "diff", "--since", "1m", "--format", "json")) == changes
 
 
+DRAFT = _paper("Reef Acoustics at Night", "Marine Ecology")
+
+
+def _watch_home_and_papers(capsys: pytest.CaptureFixture[str], base: str) -> None:
+    """Watch a home page and a publications page the site does not have yet, and check once."""
+    for page in ("index.html", "papers.html"):
+        _run(capsys, "add", f"{base}/{page}", "--no-probe")
+    _run(capsys, "check")
+
+
+def test_a_page_split_off_the_home_page_tells_only_what_it_brings_new(
+    cli: Path, static_site: tuple[StaticSite, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    site, base = static_site
+    home = PAGE.format(title="Research", items=TIDES + SALT + KELP)
+    site.replace({"/index.html": home})
+    _watch_home_and_papers(capsys, base)
+    _run(capsys, "check")  # the publications page is still missing
+    # The papers move to a page of their own, one new paper with them.
+    site.replace({"/index.html": PAGE.format(title="Research", items=""), "/papers.html": PAGE.format(
+        title="Publications", items=DRAFT + TIDES + SALT + KELP)})
+    _run(capsys, "check")
+    changes = json.loads(_run(capsys, "diff", "--format", "json"))
+    assert [(c["change"], c["item"]["title"], c["url"].rsplit("/", 1)[-1]) for c in changes] == [
+        ("added", "Reef Acoustics at Night", "papers.html")
+    ]
+
+
+def test_a_page_that_appears_with_items_the_site_never_showed_is_a_baseline(
+    cli: Path, static_site: tuple[StaticSite, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    site, base = static_site
+    # The home page shows one recent paper; the full list that appears later holds four.
+    site.replace({"/index.html": PAGE.format(title="Research", items=TIDES)})
+    _watch_home_and_papers(capsys, base)
+    site.set("/papers.html", PAGE.format(title="Publications", items=DRAFT + TIDES + SALT + KELP))
+    _run(capsys, "check")
+    assert json.loads(_run(capsys, "diff", "--since", "1h", "--format", "json")) == []
+
+
+LAB = """<html><head><title>Reef Lab</title></head><body>{research}
+<h2>Members</h2><ul>{members}</ul>{alumni}</body></html>"""
+
+
+def _member(name: str, role: str) -> str:
+    return f"<li><b>{name}</b>, {role}</li>"
+
+
+def test_a_people_page_split_off_a_lab_page_tells_who_joined_and_who_graduated(
+    cli: Path, static_site: tuple[StaticSite, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    site, base = static_site
+    team = _member("Ben Cole", "Postdoctoral researcher") + _member("Cara Diaz", "PhD student")
+    team += _member("Eli Fox", "Research technician")
+    research = "<h2>Research</h2><p>We study reefs.</p>"
+    site.replace({"/index.html": LAB.format(research=research, members=_member("Ana Ruiz", "PhD student") + team,
+                                            alumni="")})
+    for page in ("index.html", "people.html"):
+        _run(capsys, "add", f"{base}/{page}", "--no-probe")
+    _run(capsys, "check")
+    alumni = "<h2>Alumni</h2><ul>" + _member("Ana Ruiz", "PhD 2026, now at Coral University") + "</ul>"
+    site.replace({
+        "/index.html": f"<html><body>{research}</body></html>",
+        "/people.html": LAB.format(research="", members=team + _member("Dan Eke", "MSc student"), alumni=alumni),
+    })
+    _run(capsys, "check")
+    changes = json.loads(_run(capsys, "diff", "--format", "json"))
+    assert sorted((c["change"], c["item"]["name"], c["url"].rsplit("/", 1)[-1]) for c in changes) == [
+        ("added", "Dan Eke", "people.html"),
+        ("modified", "Ana Ruiz", "people.html"),
+    ]
+
+
 @pytest.mark.parametrize(
     ("url", "label", "site"),
     [

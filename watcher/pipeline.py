@@ -33,7 +33,7 @@ from watcher.errors import ExtractionError, FetchError, WatcherError
 from watcher.fetch import Fetcher, FetchSettings, HostGate, decode_body
 from watcher.records import Document, Record, record_fields
 from watcher.shards import host_of
-from watcher.sites import reconcile_moves
+from watcher.sites import new_to_site, reconcile_moves
 from watcher.snapshot import (
     Fetched,
     bundle_body,
@@ -656,6 +656,9 @@ def _record_failure(services: Services, view: _SourceView, exc: WatcherError, st
         source.last_status = "error"
         source.last_error = str(exc)
         source.failures = (source.failures or 0) + 1
+        if getattr(exc, "status", None) in _MISSING and "extractor" not in (source.fetch_state or {}):
+            # A page of a site that does not exist yet: when it appears, what it brings is news.
+            source.fetch_state = {**(source.fetch_state or {}), "missing_since": now.isoformat()}
         if source.failures >= ALERT_AFTER_FAILURES:
             _alert_operator(services, session, source, f"failing {source.failures} times: {exc}", now)
     return CheckOutcome(
@@ -754,6 +757,11 @@ def _apply_extraction(
     # of that is reported, and nothing stored means nothing can look collapsed.
     if rebaseline and not rows:
         result = DiffResult(changes=(), suspect=None, unchanged=0)
+        if first_reading and "missing_since" in state:
+            missing_since = datetime.fromisoformat(state["missing_since"])
+            result = new_to_site(session, source, diff_items([], records), missing_since)
+            rebaseline = not result.changes
+            switched = False  # nothing was shown before to tell a reader's difference from
     else:
         result = diff_items(previous, records)
     settled = None
@@ -800,6 +808,7 @@ def _apply_extraction(
             enqueue_changes(session, changes, services.notifiers, now)
     state.update(reading)
     state.pop("suspect_reading", None)
+    state.pop("missing_since", None)
     if kept:
         # The stored items are more than this reading: the next reading must be diffed, even
         # the same one, to tell the kept items' removal once the page drops them.
@@ -908,6 +917,8 @@ def _record_same_reading(
 
 #: The most items of a suspect reading kept for the next check to compare with.
 _SUSPECT_KEPT = 2000
+#: Statuses that say a page does not exist (yet), as opposed to failing to serve it.
+_MISSING = (404, 410)
 _SETTLED = "settled: the page kept the shape of its last suspect reading; its earlier items are no longer watched"
 
 

@@ -16,6 +16,11 @@ alike (a paper long on "Publications" now also on the home page) is not told at 
 Notifications not yet sent follow: the dropped changes leave their pending deliveries, and a
 delivery left with nothing to say is dropped too.
 
+A page that appears on a site (missing when last checked) is usually the site splitting a page:
+the people of a one-page lab move to ``people.html``, a CV's papers to ``research.html``. Where
+most of a kind of item on the new page was already on the site, its others are new
+(``new_to_site``); otherwise its first reading is a baseline, as for any page first read.
+
 A site is the sources of one person or lab (a source's label), else the pages of one web host
 (one user directory of it, for ``/~user/`` pages); another port is another server.
 """
@@ -23,17 +28,18 @@ A site is the sources of one person or lab (a source's label), else the pages of
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from urllib.parse import urlsplit
 
 from sqlalchemy import ColumnElement, delete, select, true
 from sqlalchemy.orm import Session
 
-from watcher.diff import StoredItem, pair_items
+from watcher.diff import DiffResult, StoredItem, pair_items
 from watcher.records import record_from_fields
 from watcher.store.models import Change, Delivery, DeliveryChange, Item, Source
 
-__all__ = ["reconcile_moves", "site_of"]
+__all__ = ["new_to_site", "reconcile_moves", "site_of"]
 
 
 def site_of(url: str, label: str | None = None) -> str:
@@ -47,6 +53,43 @@ def site_of(url: str, label: str | None = None) -> str:
     first = parts.path.strip("/").split("/", 1)[0]
     host = f"{parts.hostname}:{parts.port}" if parts.port else parts.hostname
     return f"{host}/{first}" if first.startswith("~") else (host or url)
+
+
+def new_to_site(session: Session, source: Source, first: DiffResult, since: datetime) -> DiffResult:
+    """Of ``first`` (every item of a page that appeared since ``since``, as added), the additions
+    new to its site: none of a kind unless most of that kind on the page was on another page of
+    the site then, and of those, the items no page showed (added) or showed otherwise (modified)."""
+    site = site_of(source.url, source.label)
+    others = [
+        s.id for s in session.scalars(select(Source).where(Source.id != source.id, Source.active.is_(True)))
+        if site_of(s.url, s.label) == site
+    ]
+    if not others:
+        return DiffResult(changes=(), suspect=None, unchanged=0)
+    held = session.scalars(
+        select(Item).where(
+            Item.source_id.in_(others), Item.first_seen < since, Item.removed_at.is_(None) | (Item.removed_at >= since)
+        )
+    ).all()
+    new = []
+    for kind in {c.kind for c in first.changes}:
+        arrived = [c for c in first.changes if c.kind == kind]
+        there = [item for item in held if item.kind == kind]
+        pairs = pair_items(
+            [StoredItem(kind=kind, key=item.key, fields=dict(item.fields)) for item in there],
+            [StoredItem(kind=kind, key=c.key, fields=dict(c.after or {})) for c in arrived],
+        )
+        if 2 * len(pairs) < len(arrived):
+            continue  # mostly unknown to the site: a page of its own, not a split
+        known = {j for _i, j, _delta in pairs}
+        new.extend(c for j, c in enumerate(arrived) if j not in known)
+        # An item that came with a change (a student now alumni) is modified.
+        new.extend(
+            replace(arrived[j], change="modified", before=dict(there[i].fields), delta=delta)
+            for i, j, delta in pairs
+            if delta
+        )
+    return DiffResult(changes=tuple(new), suspect=None, unchanged=len(first.changes) - len(new))
 
 
 def reconcile_moves(session: Session, source_ids: Sequence[int], since: datetime) -> int:
