@@ -229,7 +229,7 @@ def _role(stated: str, entry: Entry, context: Context, columns: dict[str, str]) 
     group = "" if GENERIC_GROUP.match(context.group or "") else singular(clean_text(context.group))
     if context.alumni or _labelled_alumni(entry):
         step = (
-            columns.get("next")
+            _where_they_went(columns.get("next", ""))
             or ((m := _NEXT_STEP.search(entry.text)) and m.group("next"))
             or ((m := _DASHED_NEXT.search(entry.lines[0] if entry.lines else "")) and m.group("next"))
             or _last_cell_a_post(entry, stated)
@@ -243,6 +243,13 @@ def _role(stated: str, entry: Entry, context: Context, columns: dict[str, str]) 
     if role and columns.get("years"):
         return f"{role} ({columns['years']})"  # "Graduate Student (2019-2025)": when the years end, news
     return role
+
+
+def _where_they_went(cell: str) -> str:
+    """A "where they went" column's cell, past what it says first of their time here ("PhD 2024,
+    now Scientist at X" under "Former position and current affiliation")."""
+    found = _NEXT_STEP.search(cell)
+    return found.group("next") if found else cell
 
 
 def _last_cell_a_post(entry: Entry, stated: str) -> str:
