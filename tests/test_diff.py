@@ -838,6 +838,21 @@ def test_a_citation_s_month_written_or_left_out_is_no_change_but_its_volume_appe
     assert change.delta == {"venue": {"old": "Eur Respir J. 2023 Jun", "new": old}}
 
 
+def test_a_journal_s_volume_and_pages_put_after_it_are_no_change_but_another_journal_is() -> None:
+    def paper(venue: str) -> Paper:
+        return Paper(title="Allele-specific expression in hybrid trout", venue=venue, year=2024)
+
+    for old, new in (
+        ("Genome Biology and Evolution", "Genome Biology and Evolution 16(2):evae021"),
+        ("Bioinformatics (ISMB 2023 Proceedings)", "Bioinformatics (ISMB 2023 Proceedings) 39(Suppl 1):i312–i320"),
+        ("J. Fish Biol., vol. 12, no. 3, pp. 4-9", "J. Fish Biol."),
+    ):
+        assert run([*papers(4), paper(old)], [*papers(4), paper(new)]).changes == ()
+    for old, new in (("Genome Biology and Evolution", "Molecular Ecology 33(2):e17201"), ("GBE 16", "GBE 17")):
+        change = only(run([*papers(4), paper(old)], [*papers(4), paper(new)]))
+        assert change.delta == {"venue": {"old": old, "new": new}}
+
+
 def test_a_submission_no_longer_said_beside_the_same_preprint_is_not_news_but_a_journal_is() -> None:
     def paper(venue: str) -> Paper:
         return Paper(title="Sparse Reef Maps", venue=venue, year=2023)

@@ -160,6 +160,8 @@ class FieldRule:
     one side's words, four or more, open the other's.
     ``coarser_tolerant`` ignores a date written less precisely ("2024-01-19" -> "2024-01"): it
     was no other day.
+    ``locator_tolerant`` ignores a volume, issue, pages or article number put after the same words or
+    left out ("Bioinformatics" -> "Bioinformatics 41(2):btaf051"): it locates the same publication.
     ``former_tolerant`` ignores a former member's note left out ("Alumni (M.Sc. 2018)" -> "Alumni",
     "Alumni (PhD 2025; now Research Scientist, X)" -> "Alumni (PhD 2025)"): they are as former as before.
     """
@@ -176,6 +178,7 @@ class FieldRule:
     former_tolerant: bool = False
     headline_tolerant: bool = False
     coarser_tolerant: bool = False
+    locator_tolerant: bool = False
 
 
 _CHANGE = FieldRule()
@@ -195,7 +198,9 @@ MEANINGFUL_FIELDS: Mapping[str, Mapping[str, FieldRule]] = {
     "paper": {
         "title": _TYPO,
         "authors": FieldRule(companion=True),
-        "venue": FieldRule(appearing=True, typo_tolerant=True, year_tolerant=True, quiet_preprint=True),
+        "venue": FieldRule(
+            appearing=True, typo_tolerant=True, year_tolerant=True, quiet_preprint=True, locator_tolerant=True
+        ),
         "year": _CHANGE,
     },
     # A promotion, a new organisation, a role that ends (an end date appears). A spelling fix is not.
@@ -210,7 +215,7 @@ MEANINGFUL_FIELDS: Mapping[str, Mapping[str, FieldRule]] = {
     # An award named more or less fully (its department, a grant number) is the same award.
     "award": {
         "title": FieldRule(typo_tolerant=True, fuller_tolerant=True),
-        "organization": FieldRule(appearing=True, typo_tolerant=True, fuller_tolerant=True),
+        "organization": FieldRule(appearing=True, typo_tolerant=True, fuller_tolerant=True, locator_tolerant=True),
         "year": _CHANGE,
     },
     # PhD student -> Alumni. The person is the identity: a name written more fully ("David Lee" ->
@@ -940,6 +945,7 @@ def _reportable(rule: FieldRule, old: Any, new: Any) -> bool:
         or (rule.former_tolerant and _former_note_left_out(old, new))
         or (rule.headline_tolerant and _same_headline(old, new))
         or (rule.coarser_tolerant and _less_precise(old, new))
+        or (rule.locator_tolerant and _only_locator_added(old, new))
         or (rule.quiet_preprint and (_one_preprint_label_for_another(old, new) or _review_left_unsaid(old, new)))
     )
 
@@ -1127,6 +1133,23 @@ def _only_named_more_fully(old: str, new: str) -> bool:
     else:
         return False
     return not _AWARD_STANDING.intersection(rest)
+
+
+#: Words that introduce a locator's numbers: "vol. 12, no. 3, pp. 4-9", "39(Suppl 1)", "art. e1002".
+_LOCATOR_WORDS = frozenset({"vol", "volume", "no", "nr", "issue", "pp", "p", "pages", "suppl", "supplement", "art",
+                            "article", "e", "s"})
+
+
+def _only_locator_added(old: str, new: str) -> bool:
+    """One's words open the other's, and the rest only locates the publication: numbers (an article
+    number "btaf051" or "i312" too) and the words that introduce them, no year."""
+    short, long = sorted((old.split(), new.split()), key=len)
+    rest = long[len(short) :]
+    return (
+        bool(short and rest)
+        and long[: len(short)] == short
+        and all(not _is_year(w) and (w in _LOCATOR_WORDS or any(c.isdigit() for c in w)) for w in rest)
+    )
 
 
 def _less_precise(old: str, new: str) -> bool:
