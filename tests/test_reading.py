@@ -400,6 +400,20 @@ def test_a_table_of_alumni_reads_one_member_per_row() -> None:
     assert [m.name for m in _of(Member, _read(html))] == ["Nora Quist", "Omar Pell"]
 
 
+
+def test_an_alumni_table_and_an_alumni_list_say_alike_where_a_member_went() -> None:
+    cell = "PhD 2024, now Scientist at Kelpgen AS"
+    table = f"""<html><body><h2>Alumni</h2><table>
+    <tr><th>Name</th><th>Former position and current affiliation</th></tr>
+    <tr><td>Nora Quist</td><td>{cell}</td></tr><tr><td>Omar Pell</td><td>MSc 2022, now at Tidewater</td></tr>
+    </table></body></html>"""
+    listed = f"""<html><body><h2>Alumni</h2><ul><li><b>Nora Quist</b> &mdash; {cell}</li>
+    <li><b>Omar Pell</b> &mdash; MSc 2022, now at Tidewater</li></ul></body></html>"""
+    assert [m.role for m in _of(Member, _read(table))] == [m.role for m in _of(Member, _read(listed))] == [
+        "Alumni (now Scientist at Kelpgen AS)", "Alumni (now Tidewater)"
+    ]
+
+
 # ------------------------------------------------------------------ papers
 
 def test_a_bold_owner_name_in_the_author_line_is_not_the_title() -> None:
@@ -709,6 +723,7 @@ def test_a_heading_announces_the_kind_its_head_noun_names(heading: str, kind: st
 )
 def test_headings_over_what_is_not_reported(heading: str) -> None:
     assert is_unlisted_heading(heading)
+
 
 
 def test_a_card_of_paragraphs_is_one_record_and_dated_paragraphs_are_items_of_their_own() -> None:
