@@ -416,6 +416,17 @@ def test_an_alumni_table_and_an_alumni_list_say_alike_where_a_member_went() -> N
 
 # ------------------------------------------------------------------ papers
 
+def test_co_authors_said_after_the_title_are_not_part_of_an_abbreviated_journal() -> None:
+    html = """<html><body><h2>Publications</h2><ol>
+    <li>[18] <i>Serre weights for ramified unitary groups</i>, joint with Odile Marchetti. Duke Math. J.
+    <b>172</b> (2023), 1&ndash;40. <a href="https://arxiv.org/abs/2207.03318">arXiv:2207.03318</a></li>
+    <li>[17] <i>Tame inertia and crystalline lifts</i>, joint with Yuki Hoshida and Wen Li. J. Inst. Math. Jussieu
+    <b>20</b> (2021), 1&ndash;38.</li></ol></body></html>"""
+    assert [(p.venue, p.year) for p in _of(Paper, _read(html))] == [
+        ("Duke Math. J.", 2023), ("J. Inst. Math. Jussieu", 2021)
+    ]
+
+
 def test_a_bold_owner_name_in_the_author_line_is_not_the_title() -> None:
     html = """<html><body><h2>Publications</h2><ul><li>
     <b>Ruth Amsel</b>, Paul Fenn. <a href="https://example.org/p.pdf">Tidal Mixing in Narrow Estuaries</a>.

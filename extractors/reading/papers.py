@@ -708,7 +708,7 @@ def _venue(
         if line != title and _PAPER_HONOUR.search(line) and not author_text:
             continue  # "Winner, Best Graduate Student Paper Prize, … Conference": an honour, not where it appeared
         opened_by_title = line.lstrip(" “\"'").startswith(title)
-        line = line.replace(title, " ", 1) if title in line else line
+        line = _without_title(line, title)
         # "**Title**, Information, Communication & Society": the rest of the title's line after a comma names it.
         venue_after_title = opened_by_title and line.lstrip(" ”\"'").startswith(",")
         if authors and (cut := author_prefix(line.strip())):
@@ -748,6 +748,18 @@ def _venue(
                     return with_status(venue, status.group(0) if status else None)
     under = _line_under_title(lines, title, author_text)
     return None if under and _PAPER_HONOUR.search(under) else under  # "Winner, Best Paper Prize, …": an honour
+
+
+def _without_title(line: str, title: str) -> str:
+    """A citation line without its title, nor the co-authors said right after it ("*Title*, joint with
+    A. Roe. Duke Math. J. 172"): what is left to name the venue."""
+    if title not in line:
+        return line
+    head, _, tail = line.partition(title)
+    said = tail.lstrip(" ,;:")
+    if coauthors := _WITH.match(said):
+        tail = said[coauthors.end() :]
+    return f"{head} {tail}"
 
 
 def _with_status_around(venue: str, text: str, start: int, end: int) -> str:
