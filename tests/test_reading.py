@@ -2340,6 +2340,18 @@ def test_a_category_filter_and_an_archive_s_counts_are_no_papers_or_news() -> No
     assert [n.date for n in _of(NewsItem, records)] == ["2025-03-04", "2025-04-02"]
 
 
+def test_a_blog_sidebar_s_categories_counted_beside_their_names_are_no_papers() -> None:
+    cats = "".join(f'<li><a href="/categories/{c}/">{c}</a><span class="count">{n}</span></li>'
+                   for c, n in (("code", 2), ("news", 4), ("research", 5), ("talks", 4), ("travel", 2)))
+    html = f"""<h1>Publications</h1><ul>
+    <li>Ruiz, A., &amp; Berg, T. (2024). Nowcasting flu with sparse reports. <i>Epidemics</i>, 12, 44–51.</li>
+    <li>Ruiz, A. (2023). Small-area estimates of rent burden. <i>Urban Studies</i>, 60, 1–19.</li></ul>
+    <h3>Categories</h3><ul>{cats}</ul>"""
+    assert [p.title for p in _of(Paper, _read(html))] == [
+        "Nowcasting flu with sparse reports", "Small-area estimates of rent burden"
+    ]
+
+
 def test_paper_cards_with_co_authors_under_the_title_and_one_showing_only_its_title() -> None:
     def card(title: str, under: str = "") -> str:
         return (f'<div class="card paper-card"><div class="card-body"><h5 class="card-title"><a href="p.pdf">{title}'

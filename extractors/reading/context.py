@@ -81,8 +81,11 @@ _POST_META = re.compile(
 )
 
 
-#: A filter's or an archive's label with its count: "Bayesian (9)", "March 2025 (3)", "All (20)".
-_COUNTED_LABEL = re.compile(r"^[^()\d]{1,40}?(?:\s(?:19|20)\d\d)?\s*\((?!(?:19|20)\d\d\))\d{1,4}\)$")
+#: A filter's or an archive's label with its count: "Bayesian (9)", "March 2025 (3)", "All (20)", and as a
+#: blog's sidebar sets it, the count on its own: "research 5", "January 2026 1".
+_COUNTED_LABEL = re.compile(
+    r"^[^()\d]{1,40}?(?:\s(?:19|20)\d\d)?(?:\s*\((?!(?:19|20)\d\d\))\d{1,4}\)|\s+(?!(?:19|20)\d\d$)\d{1,4})$"
+)
 
 
 def is_noise(line: str) -> bool:
