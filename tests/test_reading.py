@@ -987,6 +987,10 @@ def test_the_reading_explains_each_list() -> None:
          "Assistant Professor", "Department of Economics at Tulane University"),
         ("I am an Associate Professor at the Harlan School of Economics, which I joined in July 2025.",
          "Associate Professor", "Harlan School of Economics"),
+        ("I will join the Department of Economics at Kestrel University as an Assistant Professor in July 2027.",
+         "Assistant Professor", "Department of Economics at Kestrel University"),
+        ("I joined Harlow College in September 2022 as a Lecturer in History.", "Lecturer in History",
+         "Harlow College"),
         ("Starting in Fall 2026, I will be an Associate Professor in the Department of Psychology at Halden "
          "University.", "Associate Professor", "Department of Psychology at Halden University"),
         ("I am a 4th-year PhD student at Alder University, jointly advised by Prof. Bo Roe and Prof. Ana Lima.",

@@ -77,6 +77,8 @@ _OPENING_DATE = re.compile(
     r"^(?:in|from|since|starting(?: in)?|beginning(?: in)?)\s+(?:(?:early|late|mid-?)?\s*[A-Za-z]+\s+)?"
     r"(?P<year>(?:19|20)\d\d)\b", re.I
 )
+#: The month, if any, before the year a post began: "in July 2027", "in early 2026".
+_MONTH = r"(?:(?:early|late|mid-?)\s*|(?-i:[A-Z])[a-z]{2,8}\.?\s+)?"
 #: A post held up to now: "I have been", "I have also been", "I've been".
 _HAVE_BEEN = r"I have (?:also )?been|I've (?:also )?been"
 _BIO_PATTERNS = (
@@ -86,10 +88,12 @@ _BIO_PATTERNS = (
         rf"(?:the\s+)?(?P<team>[^,.;]+?)\s+at\s+(?P<org>.+?){_ORG_END}",
         re.I,
     ),
-    re.compile(rf"\bI {_JOINED} (?:the\s+)?(?P<org>.+?) in (?P<year>\d{{4}}) as an? (?P<title>[^,.;()]+)", re.I),
+    re.compile(
+        rf"\bI {_JOINED} (?:the\s+)?(?P<org>.+?) in {_MONTH}(?P<year>\d{{4}}) as an? (?P<title>[^,.;()]+)", re.I
+    ),
     re.compile(
         rf"\bI {_JOINED} (?:the\s+)?(?P<org>.+?) as an? (?P<title>[^,.;]+?)"
-        rf"(?: in (?P<year>\d{{4}}))?{_ORG_END}",
+        rf"(?: in {_MONTH}(?P<year>\d{{4}}))?{_ORG_END}",
         re.I,
     ),
     re.compile(
