@@ -357,6 +357,14 @@ def test_a_post_named_more_fully_is_the_same_post_and_a_new_rank_there_a_promoti
     assert only(run(before, promoted)).change == "modified"
 
 
+def test_a_post_taken_up_beside_the_same_post_named_more_fully_is_news() -> None:
+    before = [*papers(4), Role(title="Professor of Geology", organization="Department of Geological Sciences")]
+    chair = Role(title="Professor of Geology and Department Chair",
+                 organization="Department of Geological Sciences, Marrowby State University")
+    change = only(run(before, [*papers(4), chair]))
+    assert change.delta["title"] == {"old": "Professor of Geology", "new": "Professor of Geology and Department Chair"}
+
+
 def test_an_undated_line_gone_beside_a_new_dated_position_is_not_a_move() -> None:
     before = [*papers(4), Role(title="Research Intern, Tax Policy Unit", organization="Ministry of Finance")]
     after = [*papers(4), Role(title="Associate Professor", organization="Harlan School of Economics", start="2025-07")]

@@ -393,7 +393,9 @@ def meaningful_delta(kind: str, before: Mapping[str, Any], after: Mapping[str, A
     if kind == "role" and "end" in delta and _one_year_written_as_range(before, after):
         del delta["end"]
     if kind == "role" and _named_within(*_title_and_place(before), *_title_and_place(after)):
-        delta.pop("title", None)  # "Assistant Professor" of a department -> "... of Economics" there
+        # "Assistant Professor" of a department -> "... of Economics" there; "... and Department Chair" is news.
+        if not _a_post_put_in(_title_and_place(before)[0], _title_and_place(after)[0]):
+            delta.pop("title", None)
         delta.pop("organization", None)
     if all(rules[name].companion for name in delta):
         return {}
@@ -760,6 +762,13 @@ def _named_within(title: str, organisation: str, other_title: str, other_organis
     """One post named more and less fully: "Assistant Professor, Department of Economics at Tulane
     University" and "Assistant Professor of Economics, Tulane University" (normalised keys)."""
     return one_within_the_other(organisation, other_organisation) and _starts_alike(title, other_title)
+
+
+def _a_post_put_in(old_title: str, new_title: str) -> bool:
+    """Words of a position that one title has and the other lacks ("professor of geology" ->
+    "professor of geology and department chair"): a post taken up or given up, keys normalised."""
+    old_words, new_words = set(old_title.split()), set(new_title.split())
+    return bool((old_words ^ new_words) & _POSITION_WORDS)
 
 
 def _title_and_place(fields: Mapping[str, Any]) -> tuple[str, str]:
