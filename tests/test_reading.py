@@ -427,6 +427,22 @@ def test_co_authors_said_after_the_title_are_not_part_of_an_abbreviated_journal(
     ]
 
 
+def test_an_agu_style_citation_ends_its_title_at_the_journal_before_volume_and_pages() -> None:
+    html = """<html><body><h2>Publications</h2>
+    <p>(Student co-authors are listed first where they led the work.)</p>
+    <p>1. Sato, K., Wiecek, T.R., and Okafo, N.C. (2026), Frictional healing of clay-rich gouge at depth,
+    Journal of Geophysical Research: Solid Earth, 131, 1-19.</p>
+    <p>2. Wiecek, T.R., and Marchi, L. (2025), Fracture stratigraphy of a flysch formation, Geological
+    Quarterly, 69, 112-139.</p>
+    <p>3. Wiecek, T.R. (2024), Vein isotopes track fluid incursion during thrusting, Geofluids, 24, 1-17.</p>
+    </body></html>"""
+    assert [(p.title, p.venue) for p in _of(Paper, _read(html))] == [
+        ("Frictional healing of clay-rich gouge at depth", "Journal of Geophysical Research: Solid Earth"),
+        ("Fracture stratigraphy of a flysch formation", "Geological Quarterly"),
+        ("Vein isotopes track fluid incursion during thrusting", "Geofluids"),
+    ]
+
+
 def test_a_bold_owner_name_in_the_author_line_is_not_the_title() -> None:
     html = """<html><body><h2>Publications</h2><ul><li>
     <b>Ruth Amsel</b>, Paul Fenn. <a href="https://example.org/p.pdf">Tidal Mixing in Narrow Estuaries</a>.

@@ -266,7 +266,7 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
     if not lines:
         return None
     text = " ".join(lines)
-    if len(text) > 4000 or _INSTRUCTION.search(text[:300]) or _menu_item(entry, text):
+    if len(text) > 4000 or _INSTRUCTION.search(text[:300]) or _menu_item(entry, text) or _aside(text):
         return None
     # A title closed before a marked journal names both: read once, for the title and the venue.
     before_journal = _title_before_marked_journal(entry, text)
@@ -398,8 +398,10 @@ def _title(
 
 #: Where a paper appeared, written where a title goes: "A&A, 683, A45", "ApJL, in press".
 #: A journal named in a few words ("MNRAS", "A&A", "J. Geophys. Res."), and its volume and page ("531, 2207").
-_SHORT_JOURNAL = r"[A-Z][A-Za-z&.' ]{0,40}?"
-_VOLUME_AND_PAGE = r"\d{1,4},\s*[A-Z]?\d{1,6}"
+#: A journal as geoscience and astronomy cite it: "MNRAS", "J. Geophys. Res.: Solid Earth".
+_SHORT_JOURNAL = r"[A-Z][A-Za-z&.' :]{0,60}?"
+#: "531, 2207", "683, A45", "131, 1-19": a volume and its first page, or its pages.
+_VOLUME_AND_PAGE = r"\d{1,4},\s*[A-Z]?\d{1,6}(?:\s*[-–]\s*[A-Z]?\d{1,6})?"
 _JOURNAL_THEN = rf"{_SHORT_JOURNAL},\s*(?:(?:vol\.\s*)?{_VOLUME_AND_PAGE}|(?:{_STATUS_WORDS}))"
 _JOURNAL_AND_VOLUME = re.compile(rf"^{_JOURNAL_THEN}$", re.I)
 #: The year and the journal (with its volume and page, or a status) right before a title set after them.
@@ -560,6 +562,11 @@ def _leading_authors(line: str) -> int:
         return cut
     lone = _LONE_AUTHOR.match(line) or _LONE_AUTHOR_YEAR.match(line)
     return lone.end() if lone and is_person_name(lone.group(1)) else 0
+
+
+def _aside(text: str) -> bool:
+    """A note set in brackets as a whole ("(Student co-authors are listed first.)"): said of the list, no entry."""
+    return text.startswith("(") and text.endswith(")") and text.count("(") == 1
 
 
 def _citation_title(lines: Sequence[str], text: str) -> str | None:
