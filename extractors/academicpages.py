@@ -39,7 +39,7 @@ from extractors.generic import node_text, records_from_markdown
 from extractors.jekyll_data import collection_records, news_from_post
 from extractors.markdown import front_matter_text, load_yaml, parse_front_matter, without_liquid
 from extractors.reading.context import Context
-from extractors.reading.dates import SEASONS, century_year, full_end_year, parse_date_text
+from extractors.reading.dates import SEASONS, century_year, full_end_year, leading_date, parse_date_text
 from extractors.reading.entries import entry_of_box
 from extractors.reading.papers import author_names, read_paper, status_stated, with_status
 from extractors.reading.roles import dedupe_roles, same_place
@@ -219,7 +219,11 @@ def take_dates(line: str) -> DatedText:
         if end_text and len(end_text) == 2 and start:
             end_text = full_end_year(start, end_text)
         end = _line_date(end_text) if end_text else (start if pattern is _SINGLE else None)
-        rest = (line[: match.start()] + " " + line[match.end():]).strip()
+        before, after = line[: match.start()], line[match.end() :]
+        if leading and before.strip():
+            # "**2026** — Associate Professor": the date's markup, opened before it, closes after it.
+            before, after = "", re.sub(r"^[*_\])]+", "", after)
+        rest = (before + " " + after).strip()
         rest = re.sub(r"^[\s:;,|–—\-]+|[\s:;,|–—\-(]+$", "", rest)
         rest = re.sub(r"\(\s*\)", "", rest)
         return DatedText(text=rest, start=start, end=end, dated=True)
@@ -475,12 +479,17 @@ def _award_line(line: str) -> Award | None:
 
 def _news_line(line: str) -> NewsItem | None:
     # Markup first: a date set in bold ("**Sep 2025**:") would leave its asterisks behind.
-    dated = take_dates(strip_markdown(line))
-    text = dated.text.strip(" :-–—[]")
+    plain = strip_markdown(line)
+    if lead := leading_date(plain):  # a day's date too: "October 2, 2025 — …", "02 Oct 2025: …"
+        date, text = lead
+    else:
+        dated = take_dates(plain)
+        date, text = (dated.start if dated.dated else None), dated.text
+    text = text.strip(" :-–—[]")
     if not text:
         return None
     links = link_targets(line)
-    return NewsItem(text=text, date=dated.start if dated.dated else None, url=links[0][1] if links else None)
+    return NewsItem(text=text, date=date, url=links[0][1] if links else None)
 
 
 def _project(item: ListItem) -> Paper | None:

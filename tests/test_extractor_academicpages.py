@@ -63,6 +63,11 @@ def test_role_line_shapes() -> None:
     assert parse_role_line("Senior Lecturer in History, University of Lorn, 2023–") == Role(
         title="Senior Lecturer in History", organization="University of Lorn", start="2023", end=None
     )
+    # A year set in bold before a dash: the dash is no part of the title.
+    assert parse_role_line("**2022–2025** — Assistant Professor, School of Nursing, Calder Valley University") == Role(
+        title="Assistant Professor", organization="School of Nursing, Calder Valley University", start="2022",
+        end="2025"
+    )
     # an undated line (a skill, a note) is not a position
     assert parse_role_line("Python, R, Matlab") is None
 
@@ -74,6 +79,16 @@ def test_a_news_date_set_in_bold_leaves_no_markup_behind() -> None:
     assert [(n.date, n.text, n.url) for n in news] == [
         ("2025-09", "I started a postdoc at Calder.", "https://x.example.org"),
         ("2025-08", "Defended!", None),
+    ]
+
+
+def test_a_news_line_dated_to_the_day_keeps_its_date_out_of_its_text() -> None:
+    body = "News\n======\n* *October 2, 2025* — I received the **Early Investigator Award**.\n"
+    body += "* **05 Sep 2023**: I was inducted as a Fellow of the Academy.\n"
+    news = [r for r in read_sections(markdown_sections(body))[0] if isinstance(r, NewsItem)]
+    assert [(n.date, n.text) for n in news] == [
+        ("2025-10-02", "I received the Early Investigator Award."),
+        ("2023-09-05", "I was inducted as a Fellow of the Academy."),
     ]
 
 
