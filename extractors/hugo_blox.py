@@ -279,6 +279,7 @@ def parse_bundle(files: Mapping[str, str]) -> list[Record]:
                 records.extend(author_records(meta, body))
             if (member := profile_member(meta)) is not None:
                 records.append(member)
+                records.extend(award_items(meta.get("awards")))  # a student's poster award is the lab's news too
         elif _DATA_AUTHOR.match(path):
             records.extend(_data_author_records(path, text, files))
         elif _HOME.match(path):

@@ -34,6 +34,25 @@ def test_profile_role_bio_positions_and_awards() -> None:
     ]
 
 
+def test_a_lab_member_s_profile_gives_the_member_and_the_awards_it_lists() -> None:
+    student = """---
+title: Mei Tan
+role: PhD Student
+user_groups:
+  - Grad Students
+awards:
+  - title: Outstanding Student Poster Award, Aerosol Conference 2026
+    date: '2026-03-27'
+    awarder: Aerosol Conference
+---
+"""
+    records = EXTRACTOR.parse(_bundle({"content/authors/admin/_index.md": PROFILE,
+                                       "content/authors/mei-tan/_index.md": student}))
+    assert [(r.title, r.year) for r in records if isinstance(r, Award)] == [
+        ("Coral Prize", 2020), ("Outstanding Student Poster Award, Aerosol Conference 2026", 2026)
+    ]
+
+
 def test_honours_listed_in_the_profile_body_are_awards_dated_by_their_start() -> None:
     body = """Meera leads the Glia Laboratory at the Harbour Institute.
 
