@@ -515,7 +515,8 @@ def _paper(fields: _Fields, scope: _Scope) -> Paper | None:
     return Paper(title=title, authors=authors, venue=venue, year=year, url=url, doi=doi, arxiv=arxiv)
 
 
-_PAPER_AWARD = ("award", "awards", "awardname", "honor", "honour", "prize")
+#: A paper's note reads as an award only when it names one ("Outstanding Student Paper Award, AMLV 2025").
+_PAPER_AWARD = ("award", "awards", "awardname", "honor", "honour", "prize", "note", "notes")
 
 
 def _paper_awards(fields: _Fields, paper: Record) -> list[Award]:

@@ -473,6 +473,7 @@ def test_a_paper_s_status_field_stays_with_its_venue_so_publication_is_a_modifie
         ],
         "publications",
     )
+    before = [r for r in before if isinstance(r, Paper)]
     assert [p.venue for p in before] == ["Coastal Dynamics, In press", "Estuaries 45(2), 1-12, forthcoming",
                                          "Acoustics Letters"]
     after = _records([{"title": "Tidal Nets", "authors": "Ana Lima, Bo Chen", "journal": "Coastal Dynamics",
@@ -532,6 +533,15 @@ def test_a_paper_s_awards_given_as_a_list_are_awards() -> None:
     assert [r for r in read_data(data, "src/data/publications.json").records if isinstance(r, Award)] == [
         Award(title="Best Paper Award", organization="HCIS 2025", year=2025)
     ]
+
+
+def test_a_paper_s_note_that_names_an_award_is_an_award_and_other_notes_are_not() -> None:
+    data = [{"title": "Creaky Voice on Radio", "authors": "Brennan, A.", "venue": "AMLV 2025", "year": 2025,
+             "note": "Outstanding Student Paper Award, AMLV 2025"},
+            {"title": "Vowel Merger in Progress", "authors": "Heikki, S.", "venue": "Socio Q", "year": 2025,
+             "note": "Equal contribution"}]
+    awards = [r for r in read_data(data, "_data/pubs.yml").records if isinstance(r, Award)]
+    assert [a.title for a in awards] == ["Outstanding Student Paper Award, AMLV 2025"]
 
 
 def test_a_resume_s_volunteer_list_is_service_not_positions() -> None:
