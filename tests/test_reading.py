@@ -443,6 +443,17 @@ def test_an_agu_style_citation_ends_its_title_at_the_journal_before_volume_and_p
     ]
 
 
+def test_a_journal_cited_with_its_volume_and_article_number_after_a_colon_is_the_venue() -> None:
+    html = """<html><body><h2>Publications</h2><h3>2025</h3>
+    <p><strong>Mthemba, Z.</strong>, <strong>Ngaro, A.</strong> (2025) Fine sediment thresholds for mussel
+    recruitment. Aquatic Conservation: Marine and Freshwater Ecosystems 35: e70104.</p>
+    <p><strong>Fraser, C.</strong>, <strong>Ngaro, A.</strong> (2025) Drift supply limits juvenile trout growth.
+    Ecology 106: e70211.</p></body></html>"""
+    assert [p.venue for p in _of(Paper, _read(html))] == [
+        "Aquatic Conservation: Marine and Freshwater Ecosystems", "Ecology"
+    ]
+
+
 def test_a_bold_owner_name_in_the_author_line_is_not_the_title() -> None:
     html = """<html><body><h2>Publications</h2><ul><li>
     <b>Ruth Amsel</b>, Paul Fenn. <a href="https://example.org/p.pdf">Tidal Mixing in Narrow Estuaries</a>.

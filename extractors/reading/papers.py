@@ -862,7 +862,8 @@ def _abbreviated_journal(line: str) -> str | None:
     return None
 
 
-_PAGES = re.compile(r"\d\s*[-–—]{1,2}\s*[a-z]?\d|,\s*[a-z]?(?!(?:19|20)\d\d\s*$)\d{3,}\s*$", re.I)
+#: Pages, or an article number after a comma or a volume's colon: "417-433", ", 105805", "35: e70104".
+_PAGES = re.compile(r"\d\s*[-–—]{1,2}\s*[a-z]?\d|[,:]\s*[a-z]?(?!(?:19|20)\d\d\s*$)\d{3,}\s*$", re.I)
 _JOURNAL_FILLER = frozenset({"of", "and", "the", "in", "on", "for", "&", "de", "a"})
 
 
