@@ -906,6 +906,15 @@ def test_a_sidebar_s_latest_posts_are_news_and_the_rest_of_it_is_furniture() -> 
     ]
 
 
+def test_a_footer_line_that_names_the_webmaster_under_the_former_members_is_no_member() -> None:
+    html = """<html><body><h3>Former members</h3><dl>
+    <dt>Dr. Yuko Tanaba</dt><dd>Postdoc 2022&ndash;2025, now Assistant Professor at Kansai Institute</dd>
+    <dt>Jonas Weidner</dt><dd>Master 2024, now PhD student at TU Rhenbach</dd></dl>
+    <hr><font size="-2">Last modified: 15 January 2026 &middot; Webmaster: <a href="mailto:p@x.example">G. Pohle</a>
+    &middot; You are visitor no. 051302</font></body></html>"""
+    assert [m.name for m in _of(Member, _read(html))] == ["Yuko Tanaba", "Jonas Weidner"]
+
+
 def test_widget_sidebars_and_footers_written_as_divs_are_not_read() -> None:
     html = """<title>News | Dune Lab</title><div id="content"><h1>News</h1>
     <div class="post"><h2>Two papers accepted at ICASSP 2025</h2><p>Posted on March 3, 2025</p></div>

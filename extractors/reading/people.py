@@ -57,6 +57,8 @@ GENERIC_GROUP = re.compile(
 
 def read_member(entry: Entry, context: Context) -> Reading | None:
     """The person an entry lists, or None when no name stands out."""
+    if entry.lines and all(is_noise(line) for line in entry.lines):
+        return None  # "Last modified … · Webmaster: G. Pohl": a footer names its webmaster, no member
     found = _name(entry)
     if found is None:
         return None
