@@ -173,9 +173,15 @@ def segment(top: Box, records: dict[int, Group], page_heading: str = "") -> Sect
 
 def _heads_its_section(box: Box) -> bool:
     """A ``<header>`` inside a ``<section>`` or ``<article>`` introduces that section: its heading
-    ("Experience") heads the section's entries after it, not only the header itself. A page's own
+    ("Experience") heads the section's entries after it, not only the header itself, also where a
+    wrapper it opens stands between them (``<section><div class="container"><header>``). A page's own
     header (its owner's name over a tagline) still heads nothing beyond it."""
-    return box.tag == "header" and box.parent is not None and box.parent.tag in ("section", "article")
+    if box.tag != "header":
+        return False
+    node = box
+    while node.parent is not None and node.parent.tag == "div" and node.parent.children[:1] == [node]:
+        node = node.parent  # a wrapper the header opens
+    return node.parent is not None and node.parent.tag in ("section", "article")
 
 
 def _table_caption(table: Box) -> str:
