@@ -989,6 +989,32 @@ def test_the_reading_explains_each_list() -> None:
     assert "announces member" in students.why
 
 
+def test_a_section_s_header_inside_the_wrapper_it_opens_heads_the_section() -> None:
+    reading = read_html("""<html><body><h1>Ama Dial</h1>
+    <section id="awards"><div class="container"><header><h2>Awards &amp; Fellowships</h2></header>
+    <ul><li>Young Investigator, West African Epidemiology Association (2025)</li>
+    <li>Early Career Fellowship, Pan-African Health Research Trust (2023)</li></ul></div></section></body></html>""")
+    (awards,) = [report for report in reading.lists if report.records]
+    assert awards.where == "Ama Dial > Awards & Fellowships"
+
+
+def test_paper_cards_of_a_picture_a_title_and_a_vancouver_citation_are_papers_not_people() -> None:
+    cards = "".join(
+        f'<div class="col-4"><article class="item"><a href="#" class="image fit"><img src="p{n}.jpg" alt=""></a>'
+        f"<header><h3>{title}</h3></header><p>{authors}. <em>{journal}</em> 2025;{n}:e8{n}.</p></article></div>"
+        for n, (title, authors, journal) in enumerate([
+            ("Health worker density and malaria case management", "Dial A, Keit B, Marchi L", "Trop Health Rep"),
+            ("Vaccine hesitancy among caregivers after an outbreak", "Mensa E, Dial A", "Vaccine Policy Rev"),
+            ("Heat exposure and hospital admissions in Bamako", "Dial A, Traor S", "Planet Health Lett"),
+        ], start=1)
+    )
+    records = _read(f"""<html><body><h1>Ama Dial</h1><section id="research"><div class="container">
+    <header><h2>Research</h2></header><p>Selected publications.</p><div class="row">{cards}</div></div></section>
+    </body></html>""")
+    assert not _of(Member, records)
+    assert [p.venue for p in _of(Paper, records)] == ["Trop Health Rep", "Vaccine Policy Rev", "Planet Health Lett"]
+
+
 @pytest.mark.parametrize(
     ("sentence", "title", "organization"),
     [

@@ -15,7 +15,13 @@ import re
 from extractors.reading.awards import parse_award_line
 from extractors.reading.context import Context, Reading, is_noise, is_prose
 from extractors.reading.entries import Entry, is_cited
-from extractors.reading.names import clean_person_name, is_degree_list, is_person_name
+from extractors.reading.names import (
+    author_prefix,
+    clean_person_name,
+    is_degree_list,
+    is_person_name,
+    split_author_list,
+)
 from extractors.reading.vocabulary import ALUMNI_WORDS
 from watcher.records import Award, Member
 from watcher.text import clean_text
@@ -78,7 +84,8 @@ def read_member(entry: Entry, context: Context) -> Reading | None:
     score += 0.1 if len(text) <= 300 else 0.0
     if is_prose(text, 80) and not stated:
         score -= 0.3
-    if _looks_like_citation(text) or (context.kind != "member" and is_cited(entry)):
+    cites = _looks_like_citation(text) or (line_index >= 0 and _opens_an_author_list(entry.lines[line_index]))
+    if cites or (context.kind != "member" and is_cited(entry)):
         score -= 0.5
     return Reading.of(Member(name=name, role=role or None, url=url), score, _card_awards(entry, name, stated))
 
@@ -312,3 +319,14 @@ _CITATION = re.compile(r"\b(?:19|20)\d\d\b.*\b(?:journal|proceedings|conference|
 
 def _looks_like_citation(text: str) -> bool:
     return len(text) > 80 and _CITATION.search(text) is not None
+
+
+def _opens_an_author_list(line: str) -> bool:
+    """A line that opens with two or more authors and goes on ("Diallo A, Keita B. *Trop Health Rep*
+    2025;20:e87."): a paper card's citation, its first author no member."""
+    cut = author_prefix(line)
+    if cut == 0 or len(line[cut:].split()) < 2:
+        return False
+    # Two names with a surname each: "Ana Ferreyra, M.S." is one person and her degree.
+    pieces = split_author_list(line[:cut])
+    return sum(any(sum(c.isalpha() for c in word) > 2 for word in piece.split()) for piece in pieces) >= 2
