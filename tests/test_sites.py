@@ -125,6 +125,21 @@ def test_a_new_paper_on_two_pages_is_told_once_and_one_long_on_the_site_not_at_a
     assert json.loads(_run(capsys, "diff", "--since", "1m", "--format", "json")) == changes
 
 
+def test_a_removal_is_told_though_a_page_that_lost_its_list_still_holds_the_item(
+    cli: Path, static_site: tuple[StaticSite, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    site, base = static_site
+    draft = _paper("Reef Acoustics at Night", "Marine Ecology")
+    site.replace(_site([TIDES, SALT, KELP, draft], [TIDES, SALT, KELP, draft]))
+    _watch_both_pages(capsys, base)
+    # The working papers page breaks (its list is gone: a suspect reading, its items kept) while
+    # the publications page drops a paper: the paper has left the site.
+    site.replace(_site([], [TIDES, SALT, KELP]))
+    _run(capsys, "check")
+    changes = json.loads(_run(capsys, "diff", "--format", "json"))
+    assert [(c["change"], c["item"]["title"]) for c in changes] == [("removed", "Reef Acoustics at Night")]
+
+
 DRAFT = _paper("Reef Acoustics at Night", "Marine Ecology")
 
 

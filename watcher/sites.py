@@ -127,7 +127,7 @@ def reconcile_moves(session: Session, source_ids: Sequence[int], since: datetime
             dropped.extend(_already_on_site(session, new, site_sources[site], since))
         left = [c for c in group if c.change == "removed" and id(c) not in merged]
         if left:
-            dropped.extend(_still_on_site(session, left, site_sources[site]))
+            dropped.extend(_still_on_site(session, left, _reading_sources(session, site_sources[site])))
     if not dropped:
         return 0
     _forget(session, dropped)
@@ -178,6 +178,13 @@ def _already_on_site(session: Session, added: list[Change], site: list[int], sin
     """Additions of items another page of the site showed before this run (a paper long on
     "Publications" now also under "Selected papers" on the home page): nothing new to tell."""
     return _held_elsewhere(session, added, site, lambda c: c.after, Item.first_seen < since, same_state=True)
+
+
+def _reading_sources(session: Session, site: list[int]) -> list[int]:
+    """The site's sources whose stored items are what they show: not one read as suspect (a page
+    that lost its list keeps its last items stored, but no longer shows them)."""
+    suspect = set(session.scalars(select(Source.id).where(Source.id.in_(site), Source.last_status == "suspect")))
+    return [source_id for source_id in site if source_id not in suspect]
 
 
 def _still_on_site(session: Session, removed: list[Change], site: list[int]) -> list[Change]:
