@@ -454,6 +454,17 @@ def test_a_journal_cited_with_its_volume_and_article_number_after_a_colon_is_the
     ]
 
 
+def test_a_year_set_before_a_citation_that_states_it_again_is_no_part_of_the_title() -> None:
+    html = """<html><body><h2>Selected Publications</h2><ul>
+    <li><span class="pub-year">2025</span> <strong>Credit Without Borders: Sephardic Firms in Recife</strong>. In
+    Ines Cardim and Paul Whit (eds.), <em>The Portuguese Atlantic World</em>, Meridian Academic, 2025, pp. 140–166.</li>
+    <li>1918 Influenza and the Port of Lisbon. In Ana Roe (ed.), <em>Epidemics at Sea</em>, Tagus Press, 2020.</li>
+    </ul></body></html>"""
+    assert [p.title for p in _of(Paper, _read(html))] == [
+        "Credit Without Borders: Sephardic Firms in Recife", "1918 Influenza and the Port of Lisbon"
+    ]
+
+
 def test_a_bold_owner_name_in_the_author_line_is_not_the_title() -> None:
     html = """<html><body><h2>Publications</h2><ul><li>
     <b>Ruth Amsel</b>, Paul Fenn. <a href="https://example.org/p.pdf">Tidal Mixing in Narrow Estuaries</a>.

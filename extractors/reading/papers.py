@@ -258,8 +258,10 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
     lines = [line for line in lines if line]
     if len(lines) > 1 and _CITATION_KEY.fullmatch(lines[0]) and _leading_authors(lines[1]):
         numbered, lines = True, lines[1:]  # "SFK+24" over "Solheim I, Ferreira M, … Title.": a bibliography's label
-    if lines and (lead := leading_date(lines[0])) and len(lead[0]) > 4 and lead[1]:
-        lines[0] = lead[1]  # "Apr 2025 · Lind A, Roe B. Title. Journal.": when it came out, then the citation
+    if lines and (lead := leading_date(lines[0])) and lead[1] and (len(lead[0]) > 4 or lead[0] in lead[1]):
+        # "Apr 2025 · Lind A, Roe B. Title. Journal.": when it came out, then the citation; a year alone
+        # only when the citation says it again ("2025 Title. In *Book*, 2025"): "1918 Influenza …" is a title.
+        lines[0] = lead[1]
     stage = _STAGE_LABEL.match(lines[0]) if lines else None
     if stage:
         lines[0] = lines[0][stage.end() :]  # "Under review · Lind A. Title.": the stage set as a label
