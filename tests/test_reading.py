@@ -1000,6 +1000,20 @@ def test_the_reading_explains_each_list() -> None:
     assert "announces member" in students.why
 
 
+def test_a_one_page_template_s_cover_states_the_post_and_its_icon_labels_state_none() -> None:
+    html = """<html><body><div id="header"><h1 id="title">Ama Dial</h1><p>Epidemiologist</p>
+    <ul class="icons"><li><a href="https://scholar.example.org/"><span class="label">Scholar</span></a></li>
+    <li><a href="mailto:a@x.example"><span class="label">Email</span></a></li></ul></div>
+    <div id="main"><section id="top"><div class="container"><header><h2>Dr. <strong>Ama Dial</strong></h2>
+    <p>Research Fellow in Infectious Disease Epidemiology<br>
+    Department of Epidemiology and Population Health, Harlow Bay University</p></header></div></section>
+    <section id="contact"><h2>Contact</h2><p>Grenfell Building, Room 4.12.</p></section></div></body></html>"""
+    assert [(r.title, r.organization) for r in _of(Role, _read(html))] == [
+        ("Research Fellow in Infectious Disease Epidemiology",
+         "Department of Epidemiology and Population Health, Harlow Bay University")
+    ]
+
+
 def test_a_section_s_header_inside_the_wrapper_it_opens_heads_the_section() -> None:
     reading = read_html("""<html><body><h1>Ama Dial</h1>
     <section id="awards"><div class="container"><header><h2>Awards &amp; Fellowships</h2></header>

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from extractors.reading.context import is_link_row
+from extractors.reading.context import LINK_WORDS, is_link_row
 from extractors.reading.dates import find_range
 from extractors.reading.names import is_person_name
 from extractors.reading.people import ROLE_WORDS as _ROLE_WORDS
@@ -257,8 +257,8 @@ def read_header_roles(lines: Sequence[str]) -> list[Role]:
         words = len(line.split())
         if words > 16 or len(line.split(", ", 1)[0].split()) > 7 or (words > 7 and ", " not in line):
             continue
-        if not _ROLE_WORDS.search(line) or _HEADER_SKIP.search(line) or is_link_row(line):
-            continue  # "Google Scholar · GitHub" holds a role word, and is the owner's links
+        if not _ROLE_WORDS.search(line) or _HEADER_SKIP.search(line) or is_link_row(line) or LINK_WORDS.match(line):
+            continue  # "Google Scholar · GitHub", an icon's "Scholar": role words, and the owner's links
         if _SENTENCE_END.search(line) and not _DEGREE_END.search(line):
             continue
         if is_person_name(line) or _names_a_unit(line) or _PLACE_OR_NUMBER.search(line):
@@ -269,7 +269,7 @@ def read_header_roles(lines: Sequence[str]) -> list[Role]:
         after = [
             x
             for x in (_HEADER_PIECE.split(y, maxsplit=1)[0] for y in lines[i + 1 : i + 4])
-            if not _HEADER_SKIP.search(x) and len(x.split()) <= 8 and not is_person_name(x) and not is_intro_heading(x)
+            if not _HEADER_SKIP.search(x) and len(x.split()) <= 12 and not is_person_name(x) and not is_intro_heading(x)
         ]
         organization = None
         if ", " in line and not _ROLE_WORDS.search(line.split(", ", 1)[1]):
@@ -291,7 +291,7 @@ def read_header_roles(lines: Sequence[str]) -> list[Role]:
 
 
 _TAGLINE = re.compile(
-    r"^(?P<title>[A-Z][^,;:()]{2,60}?)\s+(?:at|for|@|in|of the)\s+(?:the\s+)?(?P<org>[A-Z][^;()]{2,80}?)\.?$"
+    r"^(?P<title>[A-Z][^,;:()]{2,60}?)\s+(?P<link>at|for|@|in|of the)\s+(?:the\s+)?(?P<org>[A-Z][^;()]{2,80}?)\.?$"
 )
 _TAGLINE_VERB = re.compile(r"\b(?:I|I'm|my|we|is|was|am|are|were|has|have|been|will|received|joined)\b")
 
@@ -306,5 +306,7 @@ def read_tagline_roles(lines: Sequence[str]) -> list[Role]:
         match = _TAGLINE.match(line)
         if match is None or not _ROLE_WORDS.match(match.group("title")) or _names_a_unit(match.group("title")):
             continue
+        if match.group("link") == "in" and not _looks_like_org(match.group("org")):
+            continue  # "Research Fellow in Infectious Disease Epidemiology": a field, the place on the next line
         roles.append(Role(title=clean_title(match.group("title")), organization=clean_title(match.group("org"))))
     return roles
