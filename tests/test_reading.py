@@ -1000,6 +1000,14 @@ def test_the_reading_explains_each_list() -> None:
     assert "announces member" in students.why
 
 
+def test_members_listed_with_their_programme_s_acronym_are_no_author_list() -> None:
+    html = """<html><body><h2>Group Members</h2><h3>Undergraduate Students</h3><ul>
+    <li><p>Jack Pole, LDEO REU, Cornell University (Summer 2025)</p></li>
+    <li><p>Tony Manrique, LEAP REU, Metropolitan State University (Summer 2024)</p></li>
+    <li><p>Jia Martin, LDEO REU, Barnard College (Summer 2023)</p></li></ul></body></html>"""
+    assert [m.name for m in _of(Member, _read(html))] == ["Jack Pole", "Tony Manrique", "Jia Martin"]
+
+
 def test_a_one_page_template_s_cover_states_the_post_and_its_icon_labels_state_none() -> None:
     html = """<html><body><div id="header"><h1 id="title">Ama Dial</h1><p>Epidemiologist</p>
     <ul class="icons"><li><a href="https://scholar.example.org/"><span class="label">Scholar</span></a></li>

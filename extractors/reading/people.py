@@ -327,6 +327,11 @@ def _opens_an_author_list(line: str) -> bool:
     cut = author_prefix(line)
     if cut == 0 or len(line[cut:].split()) < 2:
         return False
-    # Two names with a surname each: "Ana Ferreyra, M.S." is one person and her degree.
+    # Two names with a surname each: "Ana Ferreyra, M.S." is one person and her degree, "Jack Pope, LDEO REU"
+    # one person and their programme.
     pieces = split_author_list(line[:cut])
-    return sum(any(sum(c.isalpha() for c in word) > 2 for word in piece.split()) for piece in pieces) >= 2
+    return sum(any(_a_surname(word) for word in piece.split()) for piece in pieces) >= 2
+
+
+def _a_surname(word: str) -> bool:
+    return sum(c.isalpha() for c in word) > 2 and not word.isupper()
