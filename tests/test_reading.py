@@ -391,6 +391,20 @@ def test_a_grid_whose_last_row_holds_one_card_reads_that_card_too() -> None:
     assert all(m.role == "Alumni (Postdoc)" for m in members)
 
 
+def test_a_card_s_photo_and_content_set_side_by_side_a_few_wrappers_deep_are_one_person() -> None:
+    def card(name: str, role: str) -> str:
+        return (f'<div class="column is-4"><div class="card"><div class="card-content"><article class="media">'
+                f'<figure class="media-left"><p class="image"><img src="p.jpg" alt="{name}"></p></figure>'
+                f'<div class="media-content"><p class="title is-5">{name}</p><p class="subtitle is-6">{role}</p>'
+                f'<p class="is-size-7">Coastal sensors, seagrass</p></div></article></div></div></div>')
+    cards = card("Helen Brand", "Assistant Researcher") + card("Tomas Arago", "Research Scientist")
+    cards += card("Rita Maes", "Lab Manager")
+    html = f'<html><body><section><h2>Faculty</h2><div class="columns">{cards}</div></section></body></html>'
+    assert [(m.name, m.role) for m in _of(Member, _read(html))] == [
+        ("Helen Brand", "Assistant Researcher"), ("Tomas Arago", "Research Scientist"), ("Rita Maes", "Lab Manager")
+    ]
+
+
 def test_a_table_of_alumni_reads_one_member_per_row() -> None:
     html = """<html><body><h2>Lab Alumni</h2><table>
     <tr><th>Name</th><th>Time in lab</th><th>Now</th></tr>

@@ -298,6 +298,10 @@ def _card_cells(row: Box) -> int:
     return len(cells) if all(_has_photo(cell) and cell.size <= _CAPTION_SIZE for cell in cells) else 0
 
 
+def _holds_text(box: Box) -> bool:
+    return any(line.text.strip() for line in box.lines())
+
+
 def _has_photo(box: Box) -> bool:
     return any(span.kind == "image" for line in box.lines() for span in line.spans)
 
@@ -322,7 +326,7 @@ def _parts_of_a_card(box: Box, group: Group, repeated: dict[tuple[str, str], int
 
 
 def _in_a_run_of_cards(box: Box, repeated: dict[tuple[str, str], int]) -> bool:
-    """Whether a box is one of a run of cards of one shape, or the only block inside one, a few
+    """Whether a box is one of a run of cards of one shape, or the only block with text inside one, a few
     wrappers deep (``<li class="card"><div class="content">…``): no deeper, or a deep page's
     chains of single blocks would each be walked from every link."""
     for _ in range(_CARD_WRAPPERS + 1):
@@ -330,14 +334,15 @@ def _in_a_run_of_cards(box: Box, repeated: dict[tuple[str, str], int]) -> bool:
             return False
         if (signature(box.parent), signature(box)) in repeated:
             return True
-        if sum(type(child) is Box for child in box.parent.children) != 1:
+        # Beside the photo a card's content sits by (``<figure>`` then ``<div class="media-content">``).
+        if sum(type(child) is Box and _holds_text(child) for child in box.parent.children) != 1:
             return False
         box = box.parent
     return False
 
 
 #: How many single wrappers a card's parts may sit in.
-_CARD_WRAPPERS = 3
+_CARD_WRAPPERS = 5
 
 
 def _named_fields(members: list[Box]) -> bool:
