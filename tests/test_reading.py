@@ -479,6 +479,21 @@ def test_a_year_set_before_a_citation_that_states_it_again_is_no_part_of_the_tit
     ]
 
 
+def test_a_year_term_over_several_citations_in_a_definition_list_heads_each_of_them() -> None:
+    html = """<html><body><h2>Publications</h2><dl><dt><b>2025</b></dt>
+    <dd>E. Yildiz, G. Belland, "Ultrafast sampling with a compact Cr:ZnS oscillator", <i>Optics Letters</i> <b>50</b>,
+    4811-4814 (2025).</dd>
+    <dd>L. Pace, G. Belland, "Broadband mid-infrared comb from a cascaded OPA", <i>Optica</i> <b>12</b>, 891 (2025).</dd>
+    <dt><b>2024</b></dt>
+    <dd>L. Pace, "Methane isotopologue spectroscopy with combs", <i>Nature Photonics</i> <b>18</b>, 1-9 (2024).</dd>
+    </dl></body></html>"""
+    assert [(p.title, p.year) for p in _of(Paper, _read(html))] == [
+        ("Ultrafast sampling with a compact Cr:ZnS oscillator", 2025),
+        ("Broadband mid-infrared comb from a cascaded OPA", 2025),
+        ("Methane isotopologue spectroscopy with combs", 2024),
+    ]
+
+
 def test_a_bold_owner_name_in_the_author_line_is_not_the_title() -> None:
     html = """<html><body><h2>Publications</h2><ul><li>
     <b>Ruth Amsel</b>, Paul Fenn. <a href="https://example.org/p.pdf">Tidal Mixing in Narrow Estuaries</a>.

@@ -475,7 +475,32 @@ def _pair_definitions(top: Box) -> None:
     for box in list(top.walk()):
         if box.tag != "dl" or not any(type(c) is Box and c.tag == "dt" for c in box.children):
             continue
-        box.children = _paired(box, lambda c: c.tag == "dt", lambda c: c.tag == "dd")
+        box.children = _paired(box, _opens_definition(_terms_over_entries(box)), lambda c: c.tag == "dd")
+
+
+def _opens_definition(headings: set[int]) -> Callable[[Box], bool]:
+    return lambda box: box.tag == "dt" and id(box) not in headings
+
+
+#: A description this long is an entry of its own (a citation, a story), not a term's definition.
+_ENTRY_SIZE = 60
+
+
+def _terms_over_entries(dl: Box) -> set[int]:
+    """The short terms over two or more long descriptions ("2025" over that year's papers): headings
+    over entries, each description one of them, not one (term, description) entry each. One pass."""
+    terms: set[int] = set()
+    term: Box | None = None
+    run: list[Box] = []
+    for child in [*dl.children, None]:
+        if type(child) is Box and child.tag == "dd":
+            run.append(child)
+            continue
+        if term is not None and len(run) >= 2 and all(dd.size >= _ENTRY_SIZE for dd in run):
+            terms.add(id(term))
+        term = child if type(child) is Box and child.tag == "dt" and child.size <= 40 else None
+        run = []
+    return terms
 
 
 def _paired(box: Box, opens: Callable[[Box], bool], continues: Callable[[Box], bool]) -> list[Box | Line]:
