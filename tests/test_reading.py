@@ -494,6 +494,23 @@ def test_a_year_term_over_several_citations_in_a_definition_list_heads_each_of_t
     ]
 
 
+def test_a_paper_box_dated_by_its_badge_names_a_journal_with_volume_and_article_number() -> None:
+    def box(number: int, year: int, title: str, authors: str, venue: str) -> str:
+        return (f'<article class="box pub"><div class="is-flex"><span class="tag is-dark">[{number}] {year}</span>'
+                f'<a class="button" href="https://doi.org/10.1/x{number}">DOI</a></div>'
+                f'<p><strong>{title}</strong></p><p>{authors}</p><p class="has-text-grey">{venue}</p></article>')
+    html = "<html><body><h2>Publications</h2>{}</body></html>".format(
+        box(9, 2022, "Sediment carbon provenance in lagoon meadows", "F. Nogueir, T. Aragon",
+            "Estuaries and Coasts, vol. 45, pp. 2011–2026")
+        + box(27, 2025, "Carbon burial rates across a salinity gradient", "B. Lourenz, H. Brand",
+              "Estuarine, Coastal and Shelf Science, vol. 311, art. 108962")
+        + box(28, 2023, "Grazer-mediated resilience of seagrass", "H. Odhiam", "Oikos, vol. 2023, art. e09811")
+    )
+    assert [(p.venue, p.year) for p in _of(Paper, _read(html))] == [
+        ("Estuaries and Coasts", 2022), ("Estuarine, Coastal and Shelf Science", 2025), ("Oikos", 2023)
+    ]
+
+
 def test_a_bold_owner_name_in_the_author_line_is_not_the_title() -> None:
     html = """<html><body><h2>Publications</h2><ul><li>
     <b>Ruth Amsel</b>, Paul Fenn. <a href="https://example.org/p.pdf">Tidal Mixing in Narrow Estuaries</a>.

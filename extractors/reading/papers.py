@@ -598,7 +598,7 @@ def _first_sentence(text: str) -> str:
 
 
 #: A full stop that ends a sentence: not an initial's, nor a volume's or page's ("vol. 45").
-_SENTENCE_END = re.compile(r"(?<=[a-z0-9)\]])(?<!\b[Vv]ol)(?<!\b[Nn]o)(?<!\bpp)\.\s+")
+_SENTENCE_END = re.compile(r"(?<=[a-z0-9)\]])(?<!\b[Vv]ol)(?<!\b[Nn]o)(?<!\bpp)(?<!\b[Aa]rt)\.\s+")
 _PIECE_END = re.compile(rf"{_SENTENCE_END.pattern}|\s[|/]\s|\s+[-–—]\s+")
 
 
@@ -720,7 +720,7 @@ def _venue(
         line = _without_title(line, title)
         # "**Title**, Information, Communication & Society": the rest of the title's line after a comma names it.
         venue_after_title = opened_by_title and line.lstrip(" ”\"'").startswith(",")
-        if authors and (cut := author_prefix(line.strip())):
+        if authors and (cut := author_prefix(line.strip())) and _names_an_author(line.strip()[:cut], authors):
             line = _YEAR_IN_PARENS.sub("", line.strip()[cut:].lstrip(" .,:"))
         # A journal named by its volume and pages, whole: "SERIEs - Journal of the X 14, 417-433".
         if abbreviated := _abbreviated_journal(line):
@@ -757,6 +757,16 @@ def _venue(
                     return with_status(venue, status.group(0) if status else None)
     under = _line_under_title(lines, title, author_text)
     return None if under and _PAPER_HONOUR.search(under) else under  # "Winner, Best Paper Prize, …": an honour
+
+
+def _names_an_author(prefix: str, authors: Sequence[str]) -> bool:
+    """Whether a line's leading names are the paper's authors (a journal named like two people,
+    "Estuaries and Coasts", is where it appeared)."""
+    words = set(_NAME_WORD.findall(prefix.lower()))
+    return any(set(_NAME_WORD.findall(author.lower())) & words for author in authors)
+
+
+_NAME_WORD = re.compile(r"\w{3,}")
 
 
 def _without_title(line: str, title: str) -> str:
@@ -864,8 +874,11 @@ def _abbreviated_journal(line: str) -> str | None:
     return None
 
 
-#: Pages, or an article number after a comma or a volume's colon: "417-433", ", 105805", "35: e70104".
-_PAGES = re.compile(r"\d\s*[-–—]{1,2}\s*[a-z]?\d|[,:]\s*[a-z]?(?!(?:19|20)\d\d\s*$)\d{3,}\s*$", re.I)
+#: Pages, or an article number after a comma or a volume's colon: "417-433", ", 105805", "35: e70104",
+#: ", art. 108962".
+_PAGES = re.compile(
+    r"\d\s*[-–—]{1,2}\s*[a-z]?\d|[,:]\s*(?:art(?:icle|\.)?\s*)?[a-z]?(?!(?:19|20)\d\d\s*$)\d{3,}\s*$", re.I
+)
 _JOURNAL_FILLER = frozenset({"of", "and", "the", "in", "on", "for", "&", "de", "a"})
 
 
@@ -912,7 +925,7 @@ _CLOSING_YEAR = re.compile(r"\s*[,·•|]\s*(?:\((?:19|20)\d\d\)|(?:19|20)\d\d)\
 #: Volume, issue and pages after a venue: "92, 411-427", "vol. 5(2), pp. 1–10", "42: 501–513", "61, no. 2".
 _VOLUME_PAGES = re.compile(
     r"[,\s]+(?:vol(?:ume)?\.?\s*)?\d{1,5}(?:\s*\(\s*[\w-]{1,9}\s*\)|,\s*no\.?\s*\d{1,4})?"
-    r"(?:\s*[,:]\s*(?:pp?\.?\s*)?[a-z]{0,2}\d{1,10}(?:\s*[-–—]{1,2}\s*[a-z]?\d{1,7})?)?\s*$",
+    r"(?:\s*[,:]\s*(?:pp?\.?\s*|art(?:icle|\.)?\s*)?[a-z]{0,2}\d{1,10}(?:\s*[-–—]{1,2}\s*[a-z]?\d{1,7})?)?\s*$",
     re.I,
 )
 
@@ -947,6 +960,7 @@ def _without_place_words(venue: str, prefix: re.Match[str] | None) -> str:
 
 
 _BARE_YEAR = re.compile(r"\s*(?:19|20)\d\d\s*")
+_A_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 
 
 def _year(entry: Entry, rest: str, context: Context) -> int | None:
@@ -957,7 +971,9 @@ def _year(entry: Entry, rest: str, context: Context) -> int | None:
     # and so is a year set in bold alone (ACS style: "*ACS Energy Lett.* **2024**, *9*, 1980–1989").
     bracketed = _BRACKETED_YEAR.search(rest)
     bold = next((s.text for s in entry.spans if s.kind == "bold" and _BARE_YEAR.fullmatch(s.text)), None)
-    year = parse_year(bracketed.group(0) if bracketed else bold or _DOI_NAME.sub("", _URL.sub("", rest)))
+    # A badge that dates the entry ("[27] 2025" over the title), not pages that read like years ("2011–2026").
+    badge = next((s.text for s in entry.spans if s.kind == "badge" and len(_A_YEAR.findall(s.text)) == 1), None)
+    year = parse_year(bracketed.group(0) if bracketed else bold or badge or _DOI_NAME.sub("", _URL.sub("", rest)))
     if year is None and context.date:
         year = parse_year(context.date)
     return year
