@@ -511,6 +511,15 @@ def test_a_paper_box_dated_by_its_badge_names_a_journal_with_volume_and_article_
     ]
 
 
+def test_a_citation_line_whose_links_follow_a_middle_dot_names_its_journal_alone() -> None:
+    html = """<html><body><h2>Publications</h2><div class="pub"><p><strong>Sediment carbon provenance in lagoon
+    meadows</strong></p><p>Nogueir F, Aragon T</p><p><em>Estuaries and Coasts</em> 45: 2011–2026 (2022) ·
+    <a href="https://doi.org/10.1/x">DOI</a></p></div><div class="pub"><p><strong>Grazer resilience of seagrass
+    meadows</strong></p><p>Odhiam H</p><p><em>Oikos</em> 132: e09811 (2023) · <a href="https://doi.org/10.1/y">DOI</a>
+    </p></div></body></html>"""
+    assert [(p.venue, p.year) for p in _of(Paper, _read(html))] == [("Estuaries and Coasts", 2022), ("Oikos", 2023)]
+
+
 def test_a_bold_owner_name_in_the_author_line_is_not_the_title() -> None:
     html = """<html><body><h2>Publications</h2><ul><li>
     <b>Ruth Amsel</b>, Paul Fenn. <a href="https://example.org/p.pdf">Tidal Mixing in Narrow Estuaries</a>.

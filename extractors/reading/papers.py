@@ -599,7 +599,7 @@ def _first_sentence(text: str) -> str:
 
 #: A full stop that ends a sentence: not an initial's, nor a volume's or page's ("vol. 45").
 _SENTENCE_END = re.compile(r"(?<=[a-z0-9)\]])(?<!\b[Vv]ol)(?<!\b[Nn]o)(?<!\bpp)(?<!\b[Aa]rt)\.\s+")
-_PIECE_END = re.compile(rf"{_SENTENCE_END.pattern}|\s[|/]\s|\s+[-–—]\s+")
+_PIECE_END = re.compile(rf"{_SENTENCE_END.pattern}|\s[|/·•]\s|\s+[-–—]\s+")
 
 
 def _pieces(text: str, cut: re.Pattern[str] = _PIECE_END) -> list[str]:
