@@ -981,6 +981,17 @@ def test_a_footer_line_that_names_the_webmaster_under_the_former_members_is_no_m
     assert [m.name for m in _of(Member, _read(html))] == ["Yuko Tanaba", "Jonas Weidner"]
 
 
+def test_a_site_builder_s_sign_up_banner_under_the_members_is_not_read() -> None:
+    html = """<html><body><h2>Alumni</h2><ul><li><strong>Ana Ruiz</strong>, MSc 2023, now at KARI</li>
+    <li><strong>Bo Lind</strong>, PhD 2021, now at ILRI</li></ul>
+    <div class="sitebuilder-footer-signup-container"><div class="sitebuilder-footer-signup-container__text">Create
+    your own unique website with customizable templates.</div> <a href="https://builder.example.com/signup">Get
+    Started</a></div></body></html>"""
+    records = _read(html)
+    assert [m.name for m in _of(Member, records)] == ["Ana Ruiz", "Bo Lind"]
+    assert not _of(Paper, records)
+
+
 def test_widget_sidebars_and_footers_written_as_divs_are_not_read() -> None:
     html = """<title>News | Dune Lab</title><div id="content"><h1>News</h1>
     <div class="post"><h2>Two papers accepted at ICASSP 2025</h2><p>Posted on March 3, 2025</p></div>

@@ -556,9 +556,12 @@ def _is_furniture(attrs: dict[str, str | None]) -> bool:
     if attrs.get("itemprop") == "author" and "itemscope" in attrs:
         return True  # a post's author card (schema.org Person): who wrote it, not a member list
     cls = attrs.get("class")
-    return bool(cls) and any(w in _FURNITURE for w in _class_words(cls))  # type: ignore[arg-type]
+    # A site builder's "create your own website" banner, a newsletter's sign-up box.
+    return bool(cls) and any(w in _FURNITURE or "signup" in _PART.split(w) for w in _class_words(cls))  # type: ignore[arg-type]
 
 
+#: Where a class word parts its words: "weebly-footer-signup-container__text".
+_PART = re.compile(r"[-_]+")
 _ISO_DAY = re.compile(r"^(?:19|20)\d\d-[01]\d-[0-3]\d")
 _YEAR_WRITTEN = re.compile(r"\b(?:19|20)\d\d\b|'\d\d\b")
 
