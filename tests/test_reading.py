@@ -483,7 +483,8 @@ def test_a_year_term_over_several_citations_in_a_definition_list_heads_each_of_t
     html = """<html><body><h2>Publications</h2><dl><dt><b>2025</b></dt>
     <dd>E. Yildiz, G. Belland, "Ultrafast sampling with a compact Cr:ZnS oscillator", <i>Optics Letters</i> <b>50</b>,
     4811-4814 (2025).</dd>
-    <dd>L. Pace, G. Belland, "Broadband mid-infrared comb from a cascaded OPA", <i>Optica</i> <b>12</b>, 891 (2025).</dd>
+    <dd>L. Pace, G. Belland, "Broadband mid-infrared comb from a cascaded OPA", <i>Optica</i> <b>12</b>,
+    891 (2025).</dd>
     <dt><b>2024</b></dt>
     <dd>L. Pace, "Methane isotopologue spectroscopy with combs", <i>Nature Photonics</i> <b>18</b>, 1-9 (2024).</dd>
     </dl></body></html>"""
