@@ -404,6 +404,9 @@ def test_a_spelling_fix_in_a_role_award_or_member_is_not_news() -> None:
         ("Postdoc", "Postdoc, Research Fellow", True),
         ("PhD student", "PhD student, now at Halcyon Labs", True),
         ("Undergraduate student", "Undergraduate student, class of 2027", True),
+        ("Undergraduate", "Undergraduate Researcher", False),
+        ("Visiting", "Visiting Student", False),
+        ("Undergraduate", "Graduate Researcher", True),
     ],
 )
 def test_a_position_qualified_by_its_field_or_an_honour_is_the_same_position(old: str, new: str, told: bool) -> None:

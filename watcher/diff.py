@@ -1097,6 +1097,8 @@ _POSITION_WORDS = frozenset({
     "associate", "assistant", "senior", "principal", "visiting", "acting", "interim", "tenured", "candidate",
 })
 _PRIZE_WORDS = frozenset({"award", "prize", "medal"})
+#: A noun that only says a group's member is one: "Undergraduate" and "Undergraduate Researcher".
+_GENERIC_NOUNS = (["researcher"], ["student"], ["member"])
 #: A fellow of these is the position itself ("Research Fellow"), not an honour beside one.
 _FELLOW_POSITIONS = frozenset({"research", "postdoctoral", "teaching", "graduate", "junior", "senior", "visiting",
                                "clinical", "doctoral", "predoctoral", "postgraduate", "fellow"})
@@ -1112,6 +1114,8 @@ def _only_detail_added(old: str, new: str) -> bool:
     inserted = new_words[start : start + len(new_words) - len(old_words)]
     if new_words[start + len(inserted) :] != old_words[start:]:
         return False
+    if start == len(old_words) and inserted in _GENERIC_NOUNS:
+        return True  # "Undergraduate" -> "Undergraduate Researcher": a group's name said of one of them
     if any(w in _POSITION_WORDS or any(ch.isdigit() for ch in w) for w in inserted):
         return False
     if inserted[0] in _QUALIFIER_START:
