@@ -405,6 +405,19 @@ def test_a_card_s_photo_and_content_set_side_by_side_a_few_wrappers_deep_are_one
     ]
 
 
+def test_a_person_s_post_wins_over_the_degree_their_card_states_beside_it() -> None:
+    people = "".join(
+        f'<div class="person"><p class="person-name"><strong>{name}, PhD</strong></p>'
+        f'<p class="person-title">{post}</p><p class="person-degree">PhD, Immunology, {school}</p></div>'
+        for name, post, school in [("Nnam Okafo", "Research Assistant Professor", "Lagos College of Medicine"),
+                                   ("Mari Hadda", "Staff Scientist", "Northgate University")]
+    )
+    html = f"<html><body><h2>Research Staff</h2>{people}</body></html>"
+    assert [(m.name, m.role) for m in _of(Member, _read(html))] == [
+        ("Nnam Okafo", "Research Assistant Professor"), ("Mari Hadda", "Staff Scientist")
+    ]
+
+
 def test_a_table_of_alumni_reads_one_member_per_row() -> None:
     html = """<html><body><h2>Lab Alumni</h2><table>
     <tr><th>Name</th><th>Time in lab</th><th>Now</th></tr>

@@ -146,7 +146,7 @@ def _line_head_name(entry: Entry) -> tuple[str, int, str] | None:
 
 def _stated_role(entry: Entry, name: str, line_index: int, tail: str) -> str:
     """The role the entry itself states, if any."""
-    for field in ("role", "title"):
+    for field in ("role", "title", "degree"):
         value = entry.fields.get(field, "")
         if value and clean_person_name(value) == name:
             continue  # the name with its degree ("Mei-Lin Zhou, PhD"), not a role

@@ -147,7 +147,9 @@ _FIELD_WORDS: tuple[tuple[str, str], ...] = (
     ("venue", r"venue|journal|conference|booktitle|publisher|periodical|publication-?venue|pub-?venue|source"),
     ("date", r"date|time|datetime|pubdate|created|when|posted|published|year|day"),
     ("name", r"name|fullname|person-?name|member-?name|people-?name"),
-    ("role", r"role|position|job|jobtitle|designation|occupation|status|subtitle|degree"),
+    ("role", r"role|position|job|jobtitle|designation|occupation|status|subtitle"),
+    # A member's degree is their role only where no post is stated beside it.
+    ("degree", r"degree"),
     ("affiliation", r"affiliations?|institution|organi[sz]ation|org|company|employer|university"),
     ("title", r"\w*title|ttl|headline|heading"),
     ("abstract", r"abstract|summary|tldr|teaser|excerpt|description|desc|bio|biography|details?"),
