@@ -418,6 +418,19 @@ def test_a_person_s_post_wins_over_the_degree_their_card_states_beside_it() -> N
     ]
 
 
+def test_where_a_former_member_went_ends_with_its_line() -> None:
+    cards = "".join(
+        f'<div class="person card"><h3 class="person-name h6">{name}, PhD</h3><div class="person-title">{post}</div>'
+        f'<div class="person-degree">PhD, Immunology, {school}</div></div>'
+        for name, post, school in [("Kenji Mori", "Fellow, 2018–2021; now Attending, Harbor Hospital", "Hokuri U"),
+                                   ("Emeka Nwo", "Postdoctoral Fellow, 2019–2023; now Scientist, Veridian", "Enugu U")]
+    )
+    html = f'<html><body><h2>Former Members</h2><div class="accordion-body">{cards}</div></body></html>'
+    assert [m.role for m in _of(Member, _read(html))] == [
+        "Alumni (now Attending, Harbor Hospital)", "Alumni (now Scientist, Veridian)"
+    ]
+
+
 def test_a_table_of_alumni_reads_one_member_per_row() -> None:
     html = """<html><body><h2>Lab Alumni</h2><table>
     <tr><th>Name</th><th>Time in lab</th><th>Now</th></tr>

@@ -239,7 +239,7 @@ def _role(stated: str, entry: Entry, context: Context, columns: dict[str, str]) 
     if context.alumni or _labelled_alumni(entry):
         step = (
             _where_they_went(columns.get("next", ""))
-            or ((m := _NEXT_STEP.search(entry.text)) and m.group("next"))
+            or next((m.group("next") for line in entry.lines if (m := _NEXT_STEP.search(line))), None)
             or ((m := _DASHED_NEXT.search(entry.lines[0] if entry.lines else "")) and m.group("next"))
             or _last_cell_a_post(entry, stated)
         )
