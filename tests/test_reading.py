@@ -405,13 +405,18 @@ def test_a_card_s_photo_and_content_set_side_by_side_a_few_wrappers_deep_are_one
     ]
 
 
-def test_a_person_s_post_wins_over_the_degree_their_card_states_beside_it() -> None:
-    people = "".join(
-        f'<div class="person"><p class="person-name"><strong>{name}, PhD</strong></p>'
-        f'<p class="person-title">{post}</p><p class="person-degree">PhD, Immunology, {school}</p></div>'
-        for name, post, school in [("Nnam Okafo", "Research Assistant Professor", "Lagos College of Medicine"),
-                                   ("Mari Hadda", "Staff Scientist", "Northgate University")]
+def _person_cards(people: list[tuple[str, str, str]], name_tag: str) -> str:
+    """Cards of a clinical lab's people: the name with its degree, the post, the degree's subject and school."""
+    return "".join(
+        f'<div class="person card"><{name_tag} class="person-name">{name}, PhD</{name_tag}>'
+        f'<div class="person-title">{post}</div><div class="person-degree">PhD, Immunology, {school}</div></div>'
+        for name, post, school in people
     )
+
+
+def test_a_person_s_post_wins_over_the_degree_their_card_states_beside_it() -> None:
+    people = _person_cards([("Nnam Okafo", "Research Assistant Professor", "Lagos College of Medicine"),
+                            ("Mari Hadda", "Staff Scientist", "Northgate University")], "p")
     html = f"<html><body><h2>Research Staff</h2>{people}</body></html>"
     assert [(m.name, m.role) for m in _of(Member, _read(html))] == [
         ("Nnam Okafo", "Research Assistant Professor"), ("Mari Hadda", "Staff Scientist")
@@ -419,12 +424,8 @@ def test_a_person_s_post_wins_over_the_degree_their_card_states_beside_it() -> N
 
 
 def test_where_a_former_member_went_ends_with_its_line() -> None:
-    cards = "".join(
-        f'<div class="person card"><h3 class="person-name h6">{name}, PhD</h3><div class="person-title">{post}</div>'
-        f'<div class="person-degree">PhD, Immunology, {school}</div></div>'
-        for name, post, school in [("Kenji Mori", "Fellow, 2018–2021; now Attending, Harbor Hospital", "Hokuri U"),
-                                   ("Emeka Nwo", "Postdoctoral Fellow, 2019–2023; now Scientist, Veridian", "Enugu U")]
-    )
+    cards = _person_cards([("Kenji Mori", "Fellow, 2018–2021; now Attending, Harbor Hospital", "Hokuri U"),
+                           ("Emeka Nwo", "Postdoctoral Fellow, 2019–2023; now Scientist, Veridian", "Enugu U")], "h3")
     html = f'<html><body><h2>Former Members</h2><div class="accordion-body">{cards}</div></body></html>'
     assert [m.role for m in _of(Member, _read(html))] == [
         "Alumni (now Attending, Harbor Hospital)", "Alumni (now Scientist, Veridian)"
