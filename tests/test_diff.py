@@ -864,6 +864,15 @@ def test_a_journal_s_volume_and_pages_put_after_it_are_no_change_but_another_jou
         assert change.delta == {"venue": {"old": old, "new": new}}
 
 
+def test_a_paper_no_longer_ahead_of_print_is_news() -> None:
+    def paper(venue: str) -> Paper:
+        return Paper(title="Complement deposition shapes macrophage polarization", venue=venue, year=2025)
+
+    change = only(run([*papers(4), paper("J Am Soc Nephrol, Epub ahead of print")],
+                      [*papers(4), paper("J Am Soc Nephrol")]))
+    assert change.delta == {"venue": {"old": "J Am Soc Nephrol, Epub ahead of print", "new": "J Am Soc Nephrol"}}
+
+
 def test_a_submission_no_longer_said_beside_the_same_preprint_is_not_news_but_a_journal_is() -> None:
     def paper(venue: str) -> Paper:
         return Paper(title="Sparse Reef Maps", venue=venue, year=2023)

@@ -548,6 +548,15 @@ def test_a_citation_line_whose_links_follow_a_middle_dot_names_its_journal_alone
     assert [(p.venue, p.year) for p in _of(Paper, _read(html))] == [("Estuaries and Coasts", 2022), ("Oikos", 2023)]
 
 
+def test_an_nlm_citation_ahead_of_print_keeps_its_stage_with_its_journal() -> None:
+    html = """<html><body><h2>Publications</h2><div class="views-row"><p class="citation">Hadda M, Fuent D, Lind A.
+    Complement deposition shapes macrophage polarization. J Am Soc Nephrol. 2025 Aug 14. doi: 10.1681/ASN.0000812.
+    Epub ahead of print. PMID: 40807715.</p></div><div class="views-row"><p class="citation">Lind A, Okafo N.
+    Tubular injury markers in IgA nephropathy. Kidney Int. 2024;105(2):301-312. doi: 10.1016/j.kint.2023.11.004.
+    PMID: 38012345.</p></div></body></html>"""
+    assert [p.venue for p in _of(Paper, _read(html))] == ["J Am Soc Nephrol, Epub ahead of print", "Kidney Int"]
+
+
 def test_a_bold_owner_name_in_the_author_line_is_not_the_title() -> None:
     html = """<html><body><h2>Publications</h2><ul><li>
     <b>Ruth Amsel</b>, Paul Fenn. <a href="https://example.org/p.pdf">Tidal Mixing in Narrow Estuaries</a>.

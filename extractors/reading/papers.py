@@ -141,6 +141,8 @@ _STATUS_FOR_YEAR = re.compile(rf"(?:(?<=\()|(?<=\.\s))(?P<status>{_STATUS_WORDS}
 _STAGE_LABEL = re.compile(rf"^(?P<stage>{_STATUS_WORDS})\s*[·•|:–—]\s+", re.I)
 #: A status closing a piece ("Journal of X, to appear") or standing as its own ("Accepted in principle.").
 _TRAILING_STATUS = re.compile(rf"(?:^|[,;:]\s*|\s\()\(?(?:{_STATUS_WORDS})\)?[.\s]*$", re.I)
+#: A sentence of a citation that only says where the paper stands ("Epub ahead of print.").
+_STATUS_SENTENCE = re.compile(rf"(?:{_STATUS_WORDS})\.?", re.I)
 
 
 #: What follows a journal's name in a citation: its volume (a year is none: "*Organomet. React.*
@@ -754,6 +756,9 @@ def _venue(
             ):
                 venue = _clean_venue(bare)
                 if venue and not LINK_WORDS.match(venue) and not _only_links(venue):
+                    if status is None and own_status is None:
+                        # NLM's "J Am Soc Nephrol. 2025 Aug 14. doi: …. Epub ahead of print.": its own sentence.
+                        status = next((m for p in pieces[index + 1 :] if (m := _STATUS_SENTENCE.fullmatch(p))), None)
                     return with_status(venue, status.group(0) if status else None)
     under = _line_under_title(lines, title, author_text)
     return None if under and _PAPER_HONOUR.search(under) else under  # "Winner, Best Paper Prize, …": an honour
