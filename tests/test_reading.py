@@ -557,6 +557,17 @@ def test_an_nlm_citation_ahead_of_print_keeps_its_stage_with_its_journal() -> No
     assert [p.venue for p in _of(Paper, _read(html))] == ["J Am Soc Nephrol, Epub ahead of print", "Kidney Int"]
 
 
+def test_a_title_ending_in_a_word_with_accents_or_a_slash_ends_at_its_full_stop() -> None:
+    html = """<html><body><h2>Papers</h2><ul>
+    <li>Takere, H., Ferro, M. and Rawir, T. (2025). Prior elicitation for abundance models: a case study with kākā.
+    Pacific Journal of Statistics, 41(1).</li>
+    <li>Morimo, K., Ossan, V. &amp; Saez, P. (2024). Cross-dialect perception of aspirated /s/. Laboratory Phonology
+    Reports 12: 1–19.</li></ul></body></html>"""
+    assert [p.title for p in _of(Paper, _read(html))] == [
+        "Prior elicitation for abundance models: a case study with kākā", "Cross-dialect perception of aspirated /s/"
+    ]
+
+
 def test_a_bold_owner_name_in_the_author_line_is_not_the_title() -> None:
     html = """<html><body><h2>Publications</h2><ul><li>
     <b>Ruth Amsel</b>, Paul Fenn. <a href="https://example.org/p.pdf">Tidal Mixing in Narrow Estuaries</a>.

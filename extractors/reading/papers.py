@@ -34,10 +34,10 @@ _CHAPTER = re.compile(
     # Unquoted, in Chicago's way: "Testimony. In Marta Quintero, ed., *The Oxford Handbook of …*"
     r"|^([^.\"“”]{2,300}?)\.\s+In:?\s+[A-Z][^()]{0,200}?,?\s+\(?(?:eds?|editors?)\b"
 )
-#: Where a citation's sentence ends: before a capital, "with", "in", a status, or a venue that
-#: is written in lower case ("arXiv:2506.11873", "bioRxiv", "eLife").
+#: Where a citation's sentence ends (after any word but a capital's initial: "kākā.", "/s/."): before a
+#: capital, "with", "in", a status, or a venue written in lower case ("arXiv:2506.11873", "bioRxiv", "eLife").
 _SENTENCE_BREAK = re.compile(
-    r"(?<=[a-z0-9)\]?!”\"'])(?<!\bSt)(?<!\bMt)[.?!]\s+(?=[A-Z0-9\[(“\"]|with\b|in\b|to appear\b"
+    r"(?<![A-Z])(?<=[\w)\]?!”\"'/])(?<!\bSt)(?<!\bMt)[.?!]\s+(?=[A-Z0-9\[(“\"]|with\b|in\b|to appear\b"
     r"|(?:arXiv|bioRxiv|medRxiv|chemRxiv|eLife|iScience|npj|eprint|preprint)\b)"
 )
 _URL = re.compile(r"https?://\S+")
@@ -599,8 +599,9 @@ def _first_sentence(text: str) -> str:
 # ------------------------------------------------------------------ the other fields
 
 
-#: A full stop that ends a sentence: not an initial's, nor a volume's or page's ("vol. 45").
-_SENTENCE_END = re.compile(r"(?<=[a-z0-9)\]])(?<!\b[Vv]ol)(?<!\b[Nn]o)(?<!\bpp)(?<!\b[Aa]rt)\.\s+")
+#: A full stop that ends a sentence: after a word that is no capital's initial ("kākā.", "/s/.",
+#: "2024."), not "J."; nor a volume's or page's ("vol. 45").
+_SENTENCE_END = re.compile(r"(?<![A-Z])(?<=[\w)\]/])(?<!\b[Vv]ol)(?<!\b[Nn]o)(?<!\bpp)(?<!\b[Aa]rt)\.\s+")
 _PIECE_END = re.compile(rf"{_SENTENCE_END.pattern}|\s[|/·•]\s|\s+[-–—]\s+")
 
 
