@@ -153,7 +153,8 @@ def _stated_role(entry: Entry, name: str, line_index: int, tail: str) -> str:
         text = _without_contacts(value.replace(name, " "))
         if text and not is_person_name(text) and len(text.split()) <= 14:
             return text
-    tail = _role_phrase(_without_contacts(_trimmed(tail)))
+    tail = _without_contacts(_trimmed(tail))
+    tail = "" if is_degree_list(tail) else _role_phrase(tail)  # "Tomáš Kadlec, Ph.D.": the letters after a name
     if tail:
         return tail
     after = entry.lines[line_index + 1 :] if line_index >= 0 else entry.lines
