@@ -895,11 +895,18 @@ def _header_position(lines: Sequence[Line]) -> list[Role]:
     """A short job-title line followed by a short organisation line, as in a letterhead."""
     for i, line in enumerate(lines[:-1]):
         text = line.text
-        if _short_label(text) and _JOB_RE.search(text):
+        # A menu's "Staff" is where the site goes; an organisation may well be a link.
+        if _short_label(text) and _JOB_RE.search(text) and not _a_menu_item(line):
             org = lines[i + 1].text
             if _short_label(org) and not _JOB_RE.search(org) and "@" not in org and " at " not in org:
                 return [Role(title=text, organization=org)]
     return []
+
+
+def _a_menu_item(line: Line) -> bool:
+    """A line that is one link and nothing else."""
+    links = line.links()
+    return len(links) == 1 and links[0][1] == line.text
 
 
 _NOT_A_LABEL = re.compile(r"\bI\b|[.!?]\s|:|https?:|@|\d{3,}")

@@ -1136,6 +1136,36 @@ def test_a_one_page_template_s_cover_states_the_post_and_its_icon_labels_state_n
     ]
 
 
+def test_a_menu_s_items_are_where_the_site_goes_not_its_owner_s_post() -> None:
+    html = """<html><head><title>Laboratory of Surface Catalysis</title></head><body><form id="form1">
+<table class="header"><tr><td class="headerText"><span class="instName">Institute of Physical Chemistry</span><br />
+<span class="labName">Laboratory of Surface Catalysis</span></td></tr>
+<tr><td class="menuBar"><table id="ctl00_Menu1"><tr>
+<td><table><tr><td><a href="Default.aspx">Home</a></td></tr></table></td>
+<td><table><tr><td><a href="Staff.aspx">Staff</a></td></tr></table></td>
+<td><table><tr><td><a href="Publications.aspx">Publications</a></td></tr></table></td>
+<td><table><tr><td><a href="Contact.aspx">Contact</a></td></tr></table></td>
+</tr></table></td></tr></table>
+<h1>Publications</h1><h2>2025</h2>
+<span id="lblPubs">Prochazka, L., Kadlec, T. and Hruby, P. (2025) Zeolite confinement effects in ethanol
+dehydration. <i>Microporous Materials Today</i>, 12, 101-112.<br/>
+Kadlec, T. and Dvorak, M. (2025) Single-atom platinum on ceria. <i>Journal of Surface Catalysis</i>, 44, 220-231.<br/>
+Dvorak, M. (2024) CO2 hydrogenation over copper-zinc catalysts. <i>Catalysis Letters Moravia</i>, 9, 33-41.</span>
+</form></body></html>"""
+    records = _read(html)
+    assert not _of(Role, records)
+    assert len(_of(Paper, records)) == 3
+
+
+def test_the_letters_after_a_member_s_name_are_no_role() -> None:
+    html = """<html><body><h2>Staff</h2><table><tr>
+    <td><div class="staffCard"><img src="t.jpg" alt=""/><span class="staffName">Ing. Tomas Kadle, Ph.D.</span><br/>
+    <span class="staffPosition">Researcher</span></div></td>
+    <td><div class="staffCard"><img src="k.jpg" alt=""/><span class="staffName">Mgr. Katerina Novot, Ph.D.</span><br/>
+    <span class="staffPosition">Postdoctoral Researcher</span></div></td></tr></table></body></html>"""
+    assert [m.role for m in _of(Member, _read(html))] == ["Researcher", "Postdoctoral Researcher"]
+
+
 def test_a_section_s_header_inside_the_wrapper_it_opens_heads_the_section() -> None:
     reading = read_html("""<html><body><h1>Ama Dial</h1>
     <section id="awards"><div class="container"><header><h2>Awards &amp; Fellowships</h2></header>

@@ -26,7 +26,7 @@ from selectolax.lexbor import LexborHTMLParser
 from extractors.reading.classify import READERS, Decision, read_list
 from extractors.reading.context import Context, is_noise
 from extractors.reading.dates import parse_date_text
-from extractors.reading.entries import Entry, entry_of_box, entry_of_card, entry_of_lines, table_columns
+from extractors.reading.entries import Entry, entry_of_box, entry_of_card, entry_of_lines, is_menu_item, table_columns
 from extractors.reading.names import is_person_name
 from extractors.reading.owner import read_bio_roles, read_header_roles, read_tagline_roles
 from extractors.reading.records import Group, find_groups
@@ -116,7 +116,8 @@ def read_tree(top: Box, title: str = "") -> Reading:
                 decision = Decision(None, f"stray lines beside a list of {decision.kind}", ())
             reading.records.extend(decision.records)
             if in_intro and decision.kind is None:
-                intro.extend(line for entry in entries for line in entry.lines)
+                # A menu's items ("Staff", "Publications") are where the site goes, not its owner's post.
+                intro.extend(line for entry in entries if not is_menu_item(entry) for line in entry.lines)
             reading.lists.append(
                 ListReport(
                     where=" > ".join(section.path) or "(top of the page)",

@@ -18,7 +18,7 @@ from extractors.reading.records import is_header_row
 from extractors.reading.sections import Section
 from extractors.reading.tree import Box, Line, Span
 
-__all__ = ["Entry", "entry_of_box", "entry_of_card", "entry_of_lines", "is_cited", "table_columns"]
+__all__ = ["Entry", "entry_of_box", "entry_of_card", "entry_of_lines", "is_cited", "is_menu_item", "table_columns"]
 
 _EMPTY: Mapping[str, str] = MappingProxyType({})  # shared by entries without fields
 
@@ -134,6 +134,13 @@ def table_columns(row: Box) -> tuple[str, ...]:
 _CITATION_MARKS = re.compile(r"\bdoi:\s*10\.|\b10\.\d{4,9}/|arxiv:\s*\d{4}\.\d", re.I)
 #: Several names in one field: "A. Lima, B. Chen", "Lima and Chen", "Lima & Chen".
 _SEVERAL = re.compile(r",|\band\b|&")
+
+
+def is_menu_item(entry: Entry, text: str | None = None) -> bool:
+    """An entry that is one short link and nothing else: a menu item ("Curriculum vitae", "Staff")."""
+    text = entry.text if text is None else text
+    links = entry.links
+    return len(links) == 1 and links[0].text == text and len(text.split()) <= 5
 
 
 def is_cited(entry: Entry) -> bool:

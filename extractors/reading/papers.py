@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from extractors.reading.awards import paper_award
 from extractors.reading.context import LINK_WORDS, Context, Reading, is_counted_label, is_noise, is_prose
 from extractors.reading.dates import century_year, leading_date, parse_date_text
-from extractors.reading.entries import Entry
+from extractors.reading.entries import Entry, is_menu_item
 from extractors.reading.names import author_prefix, is_person_name, looks_like_authors, split_author_list
 from extractors.reading.tree import Span
 from watcher.records import Paper
@@ -270,7 +270,7 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
     if not lines:
         return None
     text = " ".join(lines)
-    if len(text) > 4000 or _INSTRUCTION.search(text[:300]) or _menu_item(entry, text) or _aside(text):
+    if len(text) > 4000 or _INSTRUCTION.search(text[:300]) or is_menu_item(entry, text) or _aside(text):
         return None
     # A title closed before a marked journal names both: read once, for the title and the venue.
     before_journal = _title_before_marked_journal(entry, text)
@@ -1008,12 +1008,6 @@ def _url(links: Sequence[Span], title: str) -> str | None:
         if _PAPER_HOST.search(link.href):
             return link.href
     return None
-
-
-def _menu_item(entry: Entry, text: str) -> bool:
-    """An entry that is one short link and nothing else: a menu item ("Curriculum vitae")."""
-    links = entry.links
-    return len(links) == 1 and links[0].text == text and len(text.split()) <= 5
 
 
 def _only_links(line: str, entry: Entry | None = None) -> bool:
