@@ -168,6 +168,25 @@ def test_a_page_split_off_the_home_page_tells_only_what_it_brings_new(
     ]
 
 
+def test_a_list_restyled_as_it_moves_to_a_page_of_its_own_tells_only_its_new_item(
+    cli: Path, static_site: tuple[StaticSite, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    site, base = static_site
+    titles = ["Tidal Mixing in Narrow Estuaries", "Salt Wedges under Drought", "Kelp Forests in Warm Years",
+              "Reef Acoustics at Night", "Mangrove Roots and Sediment Traps"]
+    short = "".join(_paper(title, "Est. Coast. Res.") for title in titles)
+    site.replace({"/index.html": PAGE.format(title="Research", items=short)})
+    _watch_home_and_papers(capsys, base)
+    # Each venue written in full on the new page: its style, not five papers published anew.
+    full = "".join(_paper(title, "Estuarine and Coastal Research Letters") for title in titles)
+    new = _paper("Seagrass Carbon in Cold Lagoons", "Estuarine and Coastal Research Letters")
+    site.replace({"/index.html": PAGE.format(title="Research", items=""),
+                  "/papers.html": PAGE.format(title="Publications", items=new + full)})
+    _run(capsys, "check")
+    changes = json.loads(_run(capsys, "diff", "--format", "json"))
+    assert [(c["change"], c["item"]["title"]) for c in changes] == [("added", "Seagrass Carbon in Cold Lagoons")]
+
+
 def test_a_page_that_appears_with_items_the_site_never_showed_is_a_baseline(
     cli: Path, static_site: tuple[StaticSite, str], capsys: pytest.CaptureFixture[str]
 ) -> None:

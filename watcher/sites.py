@@ -18,7 +18,7 @@ delivery left with nothing to say is dropped too.
 
 A page that appears on a site (missing when last checked) is usually the site splitting a page:
 the people of a one-page lab move to ``people.html``, a CV's papers to ``research.html``. Where
-most of a kind of item on the new page was already on the site, its others are new
+three in four of a kind of item on the new page were already on the site, its others are new
 (``new_to_site``); otherwise its first reading is a baseline, as for any page first read.
 
 A site is the sources of one person or lab (a source's label), else the pages of one web host
@@ -35,7 +35,7 @@ from urllib.parse import urlsplit
 from sqlalchemy import ColumnElement, delete, select, true
 from sqlalchemy.orm import Session
 
-from watcher.diff import DiffResult, StoredItem, pair_items
+from watcher.diff import REFORMAT_MIN_ITEMS, REFORMAT_MIN_SHARE, DiffResult, StoredItem, pair_items
 from watcher.records import record_from_fields
 from watcher.store.models import Change, Delivery, DeliveryChange, Item, Source
 
@@ -57,8 +57,8 @@ def site_of(url: str, label: str | None = None) -> str:
 
 def new_to_site(session: Session, source: Source, first: DiffResult, since: datetime) -> DiffResult:
     """Of ``first`` (every item of a page that appeared since ``since``, as added), the additions
-    new to its site: none of a kind unless most of that kind on the page was on another page of
-    the site then, and of those, the items no page showed (added) or showed otherwise (modified)."""
+    new to its site: none of a kind unless three in four of that kind on the page were on another
+    page of the site then, and of those, the items no page showed (added) or showed otherwise (modified)."""
     site = site_of(source.url, source.label)
     others = [
         s.id for s in session.scalars(select(Source).where(Source.id != source.id, Source.active.is_(True)))
@@ -79,16 +79,20 @@ def new_to_site(session: Session, source: Source, first: DiffResult, since: date
             [StoredItem(kind=kind, key=item.key, fields=dict(item.fields)) for item in there],
             [StoredItem(kind=kind, key=c.key, fields=dict(c.after or {})) for c in arrived],
         )
-        if 2 * len(pairs) < len(arrived):
-            continue  # mostly unknown to the site: a page of its own, not a split
+        if 4 * len(pairs) < 3 * len(arrived):
+            # Not three in four known to the site: a page of its own, or a split whose new style
+            # reads its items otherwise (a bibliography restyled as it moves). Silent, as a baseline.
+            continue
         known = {j for _i, j, _delta in pairs}
         new.extend(c for j, c in enumerate(arrived) if j not in known)
-        # An item that came with a change (a student now alumni) is modified.
-        new.extend(
-            replace(arrived[j], change="modified", before=dict(there[i].fields), delta=delta)
-            for i, j, delta in pairs
-            if delta
-        )
+        # An item that came with a change (a student now alumni) is modified; most of them changed
+        # alike is the new page's style (a bibliography restyled as it moved), not news.
+        changed = [(i, j, delta) for i, j, delta in pairs if delta]
+        if len(changed) < REFORMAT_MIN_ITEMS or len(changed) < REFORMAT_MIN_SHARE * len(pairs):
+            new.extend(
+                replace(arrived[j], change="modified", before=dict(there[i].fields), delta=delta)
+                for i, j, delta in changed
+            )
     return DiffResult(changes=tuple(new), suspect=None, unchanged=len(first.changes) - len(new))
 
 
