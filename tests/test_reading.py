@@ -568,6 +568,23 @@ def test_a_title_ending_in_a_word_with_accents_or_a_slash_ends_at_its_full_stop(
     ]
 
 
+def test_a_title_over_a_line_of_authors_and_a_journal_with_an_article_number_is_one_paper() -> None:
+    items = "".join(
+        f'<li><span class="uk-label">{label}</span> <a class="uk-text-bold" href="https://doi.org/10.1/{n}">{title}</a>'
+        f'<br><span class="uk-text-meta">Aksoy Z, Okafo M. <em>{journal}</em> {locator} (2025)</span></li>'
+        for n, (label, title, journal, locator) in enumerate([
+            ("Dev. Cell", "Multiome profiling of the regenerating heart", "Developmental Cell", "60:2871–2886"),
+            ("Mol. Biol. Evol.", "CTCF site loss reshapes domains in salmonids", "Molecular Biology and Evolution",
+             "42:msaf088"),
+            ("eLife", "Network rewiring during the evolution of placental mammals", "eLife", "11:e80117"),
+        ])
+    )
+    html = f'<html><body><h2>Publications</h2><h3>2025</h3><ul class="uk-list">{items}</ul></body></html>'
+    assert [p.venue for p in _of(Paper, _read(html))] == [
+        "Developmental Cell", "Molecular Biology and Evolution", "eLife"
+    ]
+
+
 def test_a_bold_owner_name_in_the_author_line_is_not_the_title() -> None:
     html = """<html><body><h2>Publications</h2><ul><li>
     <b>Ruth Amsel</b>, Paul Fenn. <a href="https://example.org/p.pdf">Tidal Mixing in Narrow Estuaries</a>.

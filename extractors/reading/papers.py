@@ -294,8 +294,10 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
         return None  # "CVPR, 2025" on a line of its own is where a paper appeared, not one; a date is when
     if (dated := _NAME_AND_MONTH.match(title)) and len(parse_date_text(dated["date"]) or "") > 4:
         return None  # "RAND (November 2020)" under a title: a journal's name and its issue, not a title
-    if _is_journal(title, text):
-        return None  # "*Ann. Probab.* **51** (2023), 1021–1060": a journal with its volume, not a title
+    if _is_journal(title, text) or _cited_journal(_BRACKETED_YEAR.sub("", title)):
+        # "*Ann. Probab.* **51** (2023), 1021–1060", "Developmental Cell 60:2871–2886 (2025)": a journal
+        # with its volume (the line under a title), not a title
+        return None
     if is_prose(title, 25):
         return None
     rest = text.replace(title, " ", 1) if title in text else " ".join(line for line in lines if title not in line)
@@ -854,9 +856,10 @@ def _named_with_status(piece: str, status: re.Match[str] | None) -> bool:
 
 
 def _journal_name(words: Sequence[str], most: int = 12) -> bool:
-    """Words that could name a journal: a few, each capitalised, a filler ("of", "and") or a dash."""
+    """Words that could name a journal: a few, each capitalised (a capital inside counts: "eLife",
+    "mBio", "iScience"), a filler ("of", "and") or a dash."""
     return 1 <= len(words) <= most and all(
-        w[:1].isupper() or w.lower() in _JOURNAL_FILLER or not w.isalnum() for w in words
+        w[:1].isupper() or w[1:2].isupper() or w.lower() in _JOURNAL_FILLER or not w.isalnum() for w in words
     )
 
 
@@ -881,9 +884,9 @@ def _abbreviated_journal(line: str) -> str | None:
 
 
 #: Pages, or an article number after a comma or a volume's colon: "417-433", ", 105805", "35: e70104",
-#: ", art. 108962".
+#: ", art. 108962", "42:msaf088".
 _PAGES = re.compile(
-    r"\d\s*[-–—]{1,2}\s*[a-z]?\d|[,:]\s*(?:art(?:icle|\.)?\s*)?[a-z]?(?!(?:19|20)\d\d\s*$)\d{3,}\s*$", re.I
+    r"\d\s*[-–—]{1,2}\s*[a-z]?\d|[,:]\s*(?:art(?:icle|\.)?\s*)?[a-z]{0,5}(?!(?:19|20)\d\d\s*$)\d{3,}\s*$", re.I
 )
 _JOURNAL_FILLER = frozenset({"of", "and", "the", "in", "on", "for", "&", "de", "a"})
 
@@ -931,7 +934,7 @@ _CLOSING_YEAR = re.compile(r"\s*[,·•|]\s*(?:\((?:19|20)\d\d\)|(?:19|20)\d\d)\
 #: Volume, issue and pages after a venue: "92, 411-427", "vol. 5(2), pp. 1–10", "42: 501–513", "61, no. 2".
 _VOLUME_PAGES = re.compile(
     r"[,\s]+(?:vol(?:ume)?\.?\s*)?\d{1,5}(?:\s*\(\s*[\w-]{1,9}\s*\)|,\s*no\.?\s*\d{1,4})?"
-    r"(?:\s*[,:]\s*(?:pp?\.?\s*|art(?:icle|\.)?\s*)?[a-z]{0,2}\d{1,10}(?:\s*[-–—]{1,2}\s*[a-z]?\d{1,7})?)?\s*$",
+    r"(?:\s*[,:]\s*(?:pp?\.?\s*|art(?:icle|\.)?\s*)?[a-z]{0,5}\d{1,10}(?:\s*[-–—]{1,2}\s*[a-z]?\d{1,7})?)?\s*$",
     re.I,
 )
 
