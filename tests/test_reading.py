@@ -1057,6 +1057,14 @@ def test_a_site_builder_s_sign_up_banner_under_the_members_is_not_read() -> None
     assert not _of(Paper, records)
 
 
+def test_a_wiki_s_print_footer_under_the_prizes_is_no_prize() -> None:
+    html = """<html><body><div class="mw-parser-output"><h2><span class="mw-headline">Prizes</span></h2><ul>
+    <li>2024 Walter Prize of the Physical Society</li><li>2021 Early Career Medal, Quantum Matter Society</li></ul>
+    <div class="printfooter">Retrieved from "<a href="https://wiki.example.org/index.php?title=L&amp;oldid=1881">
+    https://wiki.example.org/index.php?title=L&amp;oldid=1881</a>"</div></div></body></html>"""
+    assert [a.title for a in _of(Award, _read(html))] == ["Walter Prize of the Physical Society", "Early Career Medal"]
+
+
 def test_widget_sidebars_and_footers_written_as_divs_are_not_read() -> None:
     html = """<title>News | Dune Lab</title><div id="content"><h1>News</h1>
     <div class="post"><h2>Two papers accepted at ICASSP 2025</h2><p>Posted on March 3, 2025</p></div>

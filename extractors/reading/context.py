@@ -67,7 +67,9 @@ _NOISE = re.compile(
     r"|^\W*(?:hits|views|reads|read \d+ times)\s*:?\s*[\d,.]*\W*$"
     r"|copyright|©|all rights reserved|powered by|built with|theme by|hosted (?:on|by)|back to top"
     r"|skip to (?:main )?content|\b\d+ min(?:ute)?s? read\b|cookies?\b|template (?:by|from)"
-    r"|website (?:template|design)|page generated|generated (?:by|with|on)\b",
+    r"|website (?:template|design)|page generated|generated (?:by|with|on)\b"
+    # A wiki's print footer: the page's own address ("Retrieved from "https://…oldid=1881"").
+    r"|^retrieved from\b",
     re.I,
 )
 _FIRST_PERSON = re.compile(r"\b(?:I|we|my|our|me|us)\b")
