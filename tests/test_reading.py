@@ -585,6 +585,18 @@ def test_a_title_over_a_line_of_authors_and_a_journal_with_an_article_number_is_
     ]
 
 
+def test_a_cv_row_dated_or_staged_in_a_cell_of_its_own_dates_or_stages_its_paper() -> None:
+    html = """<html><body><h2>Publications</h2><table class="cv">
+    <tr><td class="yr">in press</td><td><b>Papada, E.</b> &amp; Vlacho, T. Tonal alignment in Cretan questions.
+    <i>Laboratory Phonology</i>.</td></tr>
+    <tr><td class="yr">2026</td><td><b>Papada, E.</b> Vowel reduction in Cretan Greek. <i>Journal of Greek
+    Linguistics</i> 26(1), 1&ndash;28.</td></tr></table></body></html>"""
+    assert [(p.title, p.venue, p.year) for p in _of(Paper, _read(html))] == [
+        ("Tonal alignment in Cretan questions", "Laboratory Phonology, in press", None),
+        ("Vowel reduction in Cretan Greek", "Journal of Greek Linguistics", 2026),
+    ]
+
+
 def test_a_bold_owner_name_in_the_author_line_is_not_the_title() -> None:
     html = """<html><body><h2>Publications</h2><ul><li>
     <b>Ruth Amsel</b>, Paul Fenn. <a href="https://example.org/p.pdf">Tidal Mixing in Narrow Estuaries</a>.

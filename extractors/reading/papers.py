@@ -138,7 +138,7 @@ _STATUS = re.compile(rf"(?:(?<=[.,;:]\s)|(?<=[(;]))(?P<status>{_STATUS_WORDS})\b
 #: "Doe, Jane, and Bo Roe. Forthcoming. “Title.”" (ASA, Chicago).
 _STATUS_FOR_YEAR = re.compile(rf"(?:(?<=\()|(?<=\.\s))(?P<status>{_STATUS_WORDS})\)?\.(?:\s|$)", re.I)
 #: A stage set as a label before a citation: "Under review · ", "In press — ".
-_STAGE_LABEL = re.compile(rf"^(?P<stage>{_STATUS_WORDS})\s*[·•|:–—]\s+", re.I)
+_STAGE_LABEL = re.compile(rf"^(?P<stage>{_STATUS_WORDS})(?:\s*[·•|:–—]\s+|\s*$)", re.I)
 #: A status closing a piece ("Journal of X, to appear") or standing as its own ("Accepted in principle.").
 _TRAILING_STATUS = re.compile(rf"(?:^|[,;:]\s*|\s\()\(?(?:{_STATUS_WORDS})\)?[.\s]*$", re.I)
 #: A sentence of a citation that only says where the paper stands ("Epub ahead of print.").
@@ -258,6 +258,8 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
         )
     ]
     lines = [line for line in lines if line]
+    # A CV's row dates its entry in a cell of its own ("2026 | Doe, J. Title."), which reads as a number.
+    dated_row = parse_year(entry.lines[0]) if entry.lines and _BARE_YEAR.fullmatch(entry.lines[0]) else None
     if len(lines) > 1 and _CITATION_KEY.fullmatch(lines[0]) and _leading_authors(lines[1]):
         numbered, lines = True, lines[1:]  # "SFK+24" over "Solheim I, Ferreira M, … Title.": a bibliography's label
     if lines and (lead := leading_date(lines[0])) and lead[1] and (len(lead[0]) > 4 or lead[0] in lead[1]):
@@ -267,6 +269,7 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
     stage = _STAGE_LABEL.match(lines[0]) if lines else None
     if stage:
         lines[0] = lines[0][stage.end() :]  # "Under review · Lind A. Title.": the stage set as a label
+        lines = [line for line in lines if line]  # a stage in a cell of its own: "in press | Doe, J. Title."
     if not lines:
         return None
     text = " ".join(lines)
@@ -302,12 +305,16 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
         return None
     rest = text.replace(title, " ", 1) if title in text else " ".join(line for line in lines if title not in line)
     authors = _authors(entry, lines, title, rest)
-    venue = _venue(entry, lines, title, rest, authors, before_journal) or (stage.group("stage") if stage else None)
+    venue = _venue(entry, lines, title, rest, authors, before_journal)
+    if stage and venue and not status_stated(venue):
+        venue = with_status(venue, stage["stage"])  # "In press · Doe, J. Title. *Journal*.": the journal, in press
+    elif stage and not venue:
+        venue = stage["stage"]
     if title in text and (tail := _ASTRO_AFTER.match(text, text.find(title) + len(title))):
         venue = tail["journal"]  # "… Title, MNRAS, 531, 2207": the journal before its volume and page
     elif title in text and (before := _YEAR_THEN_VENUE.search(text, 0, text.find(title))):
         venue = _VOLUME_PAGES.sub("", before["where"])  # "… 2024, A&A, 683, A45. *Title*"
-    year = _year(entry, rest, context)
+    year = _year(entry, rest, context) or dated_row
     doi, arxiv = _identifiers(entry, rest)
     url = _url(entry.links, title)
     if venue is None:
