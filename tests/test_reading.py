@@ -597,6 +597,15 @@ def test_a_cv_row_dated_or_staged_in_a_cell_of_its_own_dates_or_stages_its_paper
     ]
 
 
+def test_a_law_review_article_cited_in_bluebook_style_is_titled_by_its_italics() -> None:
+    html = """<html><body><h2>Articles</h2>
+    <p><em>Sovereign Debts, Sovereign Duties</em>, 103 Va. L. Rev. 1389 (2017).</p>
+    <p><em>The Nondelegation Mirage</em>, 98 N.Y.U. L. Rev. 1123, 1130 (2023).</p></body></html>"""
+    assert [(p.title, p.venue, p.year) for p in _of(Paper, _read(html))] == [
+        ("Sovereign Debts, Sovereign Duties", "Va. L. Rev", 2017), ("The Nondelegation Mirage", "N.Y.U. L. Rev", 2023)
+    ]
+
+
 def test_a_bold_owner_name_in_the_author_line_is_not_the_title() -> None:
     html = """<html><body><h2>Publications</h2><ul><li>
     <b>Ruth Amsel</b>, Paul Fenn. <a href="https://example.org/p.pdf">Tidal Mixing in Narrow Estuaries</a>.

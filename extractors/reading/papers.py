@@ -276,8 +276,9 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
     if len(text) > 4000 or _INSTRUCTION.search(text[:300]) or is_menu_item(entry, text) or _aside(text):
         return None
     # A title closed before a marked journal names both: read once, for the title and the venue.
-    before_journal = _title_before_marked_journal(entry, text)
-    title, marked = _title(entry, lines, text, before_journal)
+    bluebook = _bluebook(entry, text)
+    before_journal = bluebook or _title_before_marked_journal(entry, text)
+    title, marked = (bluebook[0], True) if bluebook else _title(entry, lines, text, before_journal)
     if not title:
         return None
     title = _DRAFT_AFTER_TITLE.sub("", _without_badges(title, entry))
@@ -290,7 +291,9 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
     # A quoted title closed by its own full stop ("“Small Cities, Big Rents.”") is no author list;
     # nor is one in curly single quotes (Harvard: "Ana Ruiz and Bo Chen, ‘Local Brokers and Party Switching’").
     quoted_whole = any(f"{title}{stop}{quote}" in text for stop in ".?!" for quote in "”\"") or f"‘{title}’" in text
-    names = not (cowritten or quoted_whole) and (_only_names(title) if marked else looks_like_authors(title))
+    names = not (cowritten or quoted_whole or bluebook) and (
+        _only_names(title) if marked else looks_like_authors(title)
+    )
     if (words < 2 and not _CHAPTER.match(lines[0])) or words > 50 or names or is_link_label(title):
         return None
     if words <= 8 and (is_venue(title) or parse_date_text(_DATE_LABEL.sub("", title))):
@@ -580,6 +583,25 @@ def _leading_authors(line: str) -> int:
 def _aside(text: str) -> bool:
     """A note set in brackets as a whole ("(Student co-authors are listed first.)"): said of the list, no entry."""
     return text.startswith("(") and text.endswith(")") and text.count("(") == 1
+
+
+#: What follows a title in a law review citation (Bluebook): its volume, the journal abbreviated, its
+#: first page (and a pinpoint), the year in brackets: ", 103 Va. L. Rev. 1389 (2017)".
+_BLUEBOOK_TAIL = re.compile(
+    r",\s+\d{1,4}\s+(?P<journal>[A-Z][A-Za-z.&'’ ]{1,60}?)\s+\d{1,5}(?:,\s*\d{1,5})?\s+\([^()]{0,30}(?:19|20)\d\d\)"
+)
+
+
+def _bluebook(entry: Entry, text: str) -> tuple[str, str] | None:
+    """(title, journal) of a law review article cited in Bluebook style, its title in italics or
+    quotes: "*Sovereign Debts, Sovereign Duties*, 103 Va. L. Rev. 1389 (2017)"."""
+    for span in entry.spans:
+        if span.kind not in ("italic", "quoted") or len(span.text.split()) < 2:
+            continue
+        at = text.find(span.text)
+        if at >= 0 and (tail := _BLUEBOOK_TAIL.match(text, at + len(span.text))):
+            return span.text.strip(" ,"), tail["journal"]
+    return None
 
 
 def _citation_title(lines: Sequence[str], text: str) -> str | None:
