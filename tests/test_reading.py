@@ -606,6 +606,14 @@ def test_a_law_review_article_cited_in_bluebook_style_is_titled_by_its_italics()
     ]
 
 
+def test_an_honour_told_on_a_line_under_an_article_is_no_article() -> None:
+    html = """<html><body><h2>Articles</h2>
+    <p>“Delegation Without Domination.” <em>Yale Law Journal</em> 131 (2022): 902–970.</p>
+    <p><em>Winner, 2026 Marlowe Prize for the best article in public law theory, Association for Law</em></p>
+    <p>“The Promissory State.” <em>Columbia Law Review</em> 120 (2020): 1457–1516.</p></body></html>"""
+    assert [p.title for p in _of(Paper, _read(html))] == ["Delegation Without Domination", "The Promissory State"]
+
+
 def test_a_bold_owner_name_in_the_author_line_is_not_the_title() -> None:
     html = """<html><body><h2>Publications</h2><ul><li>
     <b>Ruth Amsel</b>, Paul Fenn. <a href="https://example.org/p.pdf">Tidal Mixing in Narrow Estuaries</a>.

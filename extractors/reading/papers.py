@@ -304,8 +304,8 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
         # "*Ann. Probab.* **51** (2023), 1021–1060", "Developmental Cell 60:2871–2886 (2025)": a journal
         # with its volume (the line under a title), not a title
         return None
-    if is_prose(title, 25):
-        return None
+    if is_prose(title, 25) or _HONOUR_LINE.match(text):
+        return None  # "Winner, 2026 Marlowe Prize for the best article …": an honour under a paper
     rest = text.replace(title, " ", 1) if title in text else " ".join(line for line in lines if title not in line)
     authors = _authors(entry, lines, title, rest)
     venue = _venue(entry, lines, title, rest, authors, before_journal)
@@ -346,6 +346,10 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
 
 #: An honour set on a paper's entry, often as a badge: "🏆 Best Paper Award", "Best Student Paper
 #: Award.", "Outstanding Paper Honorable Mention".
+#: A line that tells an honour, not a paper: "Winner, 2026 Marlowe Prize …", "Recipient of the X Award".
+_HONOUR_LINE = re.compile(
+    r"^\W*(?:winner|won|recipient|awarded|shortlisted|finalist)\b[^.]{0,120}\b(?:prize|award|medal)s?\b", re.I
+)
 _PAPER_HONOUR = re.compile(
     r"(?P<honour>\b(?:best|outstanding|distinguished)\s+"
     r"(?:(?:graduate|student|young|short|long|demo|early[- ]career)\s+){0,2}"
