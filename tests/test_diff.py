@@ -858,6 +858,7 @@ def test_a_journal_s_volume_and_pages_put_after_it_are_no_change_but_another_jou
         ("Bioinformatics (ISMB 2023 Proceedings)", "Bioinformatics (ISMB 2023 Proceedings) 39(Suppl 1):i312–i320"),
         ("J. Fish Biol., vol. 12, no. 3, pp. 4-9", "J. Fish Biol."),
         ("Workshop on Fish Genomics (WFG 2025), 44–53", "Workshop on Fish Genomics (WFG 2025), pp. 44–53"),
+        ("Cytometry A", "Cytometry A. 2021;99(9):893-899"),
     ):
         assert run([*papers(4), paper(old)], [*papers(4), paper(new)]).changes == ()
     for old, new in (("Genome Biology and Evolution", "Molecular Ecology 33(2):e17201"), ("GBE 16", "GBE 17")):

@@ -1155,16 +1155,20 @@ _LOCATOR_WORDS = frozenset({"vol", "volume", "no", "nr", "issue", "pp", "p", "pa
 
 def _only_locator_added(old: str, new: str) -> bool:
     """One's words open the other's, and the rest only locates the publication: numbers (an article
-    number "btaf051" or "i312" too) and the words that introduce them, no year; or the same words but
-    for the ones that introduce numbers ("pp.", "vol.")."""
+    number "btaf051" or "i312" too), the words that introduce them, and at most one year with them
+    ("Cytometry A" -> "Cytometry A. 2021;99(9):893-899"); or the same words but for the ones that
+    introduce numbers ("pp.", "vol.")."""
     if old != new and _without_locator_words(old) == _without_locator_words(new):
         return True  # "(CHL 2025), 44–53" -> "(CHL 2025), pp. 44–53": the same pages
     short, long = sorted((old.split(), new.split()), key=len)
     rest = long[len(short) :]
+    years = sum(_is_year(w) for w in rest)
     return (
         bool(short and rest)
         and long[: len(short)] == short
-        and all(not _is_year(w) and (w in _LOCATOR_WORDS or any(c.isdigit() for c in w)) for w in rest)
+        and years <= 1
+        and len(rest) > years
+        and all(w in _LOCATOR_WORDS or any(c.isdigit() for c in w) for w in rest)
     )
 
 
