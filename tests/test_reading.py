@@ -432,6 +432,18 @@ def test_where_a_former_member_went_ends_with_its_line() -> None:
     ]
 
 
+def test_an_alumni_timeline_dated_before_each_name_reads_members_and_where_they_went() -> None:
+    html = """<html><body><h2>Alumni</h2><ul class="timeline">
+    <li>2026 — Min-seo Jan (PhD) → Postdoctoral Fellow, Lindau Institute for Quantum Optics</li>
+    <li>2025 — Dong-hyun Se (PhD) → Research Scientist, Hanbit Semiconductor</li>
+    <li>2024 — Priya Iye (Postdoc) → Assistant Professor, Institute of Photonics</li></ul></body></html>"""
+    assert [(m.name, m.role) for m in _of(Member, _read(html))] == [
+        ("Min-seo Jan", "Alumni (now Postdoctoral Fellow, Lindau Institute for Quantum Optics)"),
+        ("Dong-hyun Se", "Alumni (now Research Scientist, Hanbit Semiconductor)"),
+        ("Priya Iye", "Alumni (now Assistant Professor, Institute of Photonics)"),
+    ]
+
+
 def test_a_table_of_alumni_reads_one_member_per_row() -> None:
     html = """<html><body><h2>Lab Alumni</h2><table>
     <tr><th>Name</th><th>Time in lab</th><th>Now</th></tr>

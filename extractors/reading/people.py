@@ -132,10 +132,15 @@ def _named_by(candidates: list[str | None], entry: Entry) -> tuple[str, int, str
     return None
 
 
+#: The year an alumni timeline sets before a name: "2026 — Min-seo Jang (PhD) → Postdoc, X".
+_YEAR_BEFORE_NAME = re.compile(r"^(?:19|20)\d\d(?:\s*[-–]\s*(?:19|20)?\d\d)?\s*[—–:|-]\s+")
+
+
 def _line_head_name(entry: Entry) -> tuple[str, int, str] | None:
     for index, line in enumerate(entry.lines[:2]):
         if is_noise(line):
             continue
+        line = _YEAR_BEFORE_NAME.sub("", line)
         head = _NAME_SEPARATOR.split(line, maxsplit=1)[0]
         if is_person_name(head):
             return clean_person_name(head), index, line[len(head) :]
