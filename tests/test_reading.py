@@ -626,6 +626,18 @@ def test_an_honour_told_on_a_line_under_an_article_is_no_article() -> None:
     assert [p.title for p in _of(Paper, _read(html))] == ["Delegation Without Domination", "The Promissory State"]
 
 
+def test_the_site_s_name_over_a_bibliography_page_is_no_paper() -> None:
+    html = """<html><head><title>Bibliography | Medicine and Commerce</title></head><body><header>
+    <p><a href="https://uni.example.ac.uk/chm/">Centre for the History of Medicine</a>, University of Ashby</p>
+    <h1>Medicine, Colonies and Commerce</h1></header><main><h2>Bibliography</h2><h3>Journal Articles</h3>
+    <p>Morrow, Wei. “Quarantine and Credit in Bombay, 1870–1900.” <i>Medical History</i> 68, no. 2 (2024): 1–22.</p>
+    <p>Okafo, Ada. “Cinchona Markets in Lagos.” <i>Social History of Medicine</i> 36, no. 1 (2023): 50–71.</p>
+    </main></body></html>"""
+    assert [p.title for p in _of(Paper, _read(html))] == [
+        "Quarantine and Credit in Bombay, 1870–1900", "Cinchona Markets in Lagos"
+    ]
+
+
 def test_a_bold_owner_name_in_the_author_line_is_not_the_title() -> None:
     html = """<html><body><h2>Publications</h2><ul><li>
     <b>Ruth Amsel</b>, Paul Fenn. <a href="https://example.org/p.pdf">Tidal Mixing in Narrow Estuaries</a>.

@@ -160,12 +160,13 @@ def _read_lists(section: Section) -> list[_Read]:
 
 
 def _is_solid(record: Record) -> bool:
-    """A record with the marks of its kind: a dated news item; a paper with authors, venue, year, DOI or arXiv id.
-    A lone line without them beside a list of such records is the list's subtitle or a link."""
+    """A record with the marks of its kind: a dated news item; a paper with authors, year, DOI or arXiv id
+    (a place after a comma reads as a venue: "Centre for X, University of Y"). A lone line without them
+    beside a list of such records is the list's subtitle, a link or the site's name."""
     if isinstance(record, NewsItem):
         return record.date is not None
     if isinstance(record, Paper):
-        return bool(record.authors or record.venue or record.year or record.doi or record.arxiv)
+        return bool(record.authors or record.year or record.doi or record.arxiv)
     return True
 
 
