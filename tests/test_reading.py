@@ -444,6 +444,11 @@ def test_an_alumni_timeline_dated_before_each_name_reads_members_and_where_they_
     ]
 
 
+@pytest.mark.parametrize("unit", ["Dipartimento di Fisica", "Institut für Physik", "Universidad de Almería"])
+def test_a_unit_named_in_another_language_is_no_person(unit: str) -> None:
+    assert not is_person_name(unit)
+
+
 def test_a_table_of_alumni_reads_one_member_per_row() -> None:
     html = """<html><body><h2>Lab Alumni</h2><table>
     <tr><th>Name</th><th>Time in lab</th><th>Now</th></tr>

@@ -62,6 +62,11 @@ NOT_NAME_WORDS = frozenset(
         "council", "committee", "conference", "workshop", "journal", "proceedings", "symposium", "transactions",
         "letters", "review", "arxiv", "preprint", "google", "scholar", "github", "twitter", "linkedin", "email",
         "phone", "office", "address", "room", "building", "street", "road", "avenue",
+        # Units named in other languages: "Dipartimento di Fisica", "Institut für Physik".
+        "dipartimento", "departamento", "département", "departement", "institut", "instituto", "istituto",
+        "università", "universität", "université", "universidad", "universidade", "universiteit", "facultad",
+        "fakultät", "faculté", "laboratorio", "laboratoire", "zentrum", "escuela", "école",
+        "scuola",
         # Buttons and menu labels of site themes: "Select Page", "Download CV", "View Profile" ("Page"
         # and "Hall" are surnames too).
         "select", "download", "view", "profile", "menu", "toggle", "navigation",
