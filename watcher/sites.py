@@ -73,7 +73,8 @@ def new_to_site(session: Session, source: Source, first: DiffResult, since: date
     ).all()
     new = []
     for kind in {c.kind for c in first.changes}:
-        arrived = [c for c in first.changes if c.kind == kind]
+        # A bare line the page brings (the site's name, a wiki's "Recent Changes") neither counts nor is told.
+        arrived = [c for c in first.changes if c.kind == kind and _marked_as_its_kind(c.after or {}, kind)]
         there = [item for item in held if item.kind == kind]
         pairs = pair_items(
             [StoredItem(kind=kind, key=item.key, fields=dict(item.fields)) for item in there],
@@ -94,6 +95,16 @@ def new_to_site(session: Session, source: Source, first: DiffResult, since: date
                 for i, j, delta in changed
             )
     return DiffResult(changes=tuple(new), suspect=None, unchanged=len(first.changes) - len(new))
+
+
+def _marked_as_its_kind(fields: dict, kind: str) -> bool:
+    """An item a new page brings with the marks of its kind: a paper its authors, year or identifier,
+    a news item its date. A bare line (the site's name, a wiki's "Recent Changes") is no news."""
+    if kind == "paper":
+        return any(fields.get(name) for name in ("authors", "year", "doi", "arxiv"))
+    if kind == "news":
+        return bool(fields.get("date"))
+    return True
 
 
 def reconcile_moves(session: Session, source_ids: Sequence[int], since: datetime) -> int:
