@@ -449,6 +449,11 @@ def test_a_unit_named_in_another_language_is_no_person(unit: str) -> None:
     assert not is_person_name(unit)
 
 
+@pytest.mark.parametrize("label", ["User Tools", "Site Tools"])
+def test_a_wiki_s_tool_menus_are_no_person(label: str) -> None:
+    assert not is_person_name(label)
+
+
 def test_a_table_of_alumni_reads_one_member_per_row() -> None:
     html = """<html><body><h2>Lab Alumni</h2><table>
     <tr><th>Name</th><th>Time in lab</th><th>Now</th></tr>

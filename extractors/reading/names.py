@@ -68,8 +68,8 @@ NOT_NAME_WORDS = frozenset(
         "fakultät", "faculté", "laboratorio", "laboratoire", "zentrum", "escuela", "école",
         "scuola",
         # Buttons and menu labels of site themes: "Select Page", "Download CV", "View Profile" ("Page"
-        # and "Hall" are surnames too).
-        "select", "download", "view", "profile", "menu", "toggle", "navigation",
+        # and "Hall" are surnames too); a wiki's "User Tools" and "Site Tools".
+        "select", "download", "view", "profile", "menu", "toggle", "navigation", "tools",
         # Words frequent in titles of papers and rare in names: "Broadband Rollout and Rural Job
         # Search" is a title, though each half is two or three capitalised words.
         "search", "job", "jobs", "market", "markets", "rural", "urban", "policy", "policies", "growth", "effects",
