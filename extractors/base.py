@@ -160,14 +160,21 @@ _DETAILS = {"paper": ("venue", "year", "authors"), "news": ("date",), "member": 
 
 def _fuller(kind: str, shared: Sequence[Record], own: Sequence[Record]) -> bool:
     """Whether the shared reading finds at least as many items of a kind and tells far more about
-    them (30 papers with their venues and years against 22 bare titles)."""
+    them (30 papers with their venues and years against 22 bare titles), or tells for most of them a
+    detail the other tells for none (every paper's year, where a table's year column was missed)."""
     mine = [r for r in own if r.kind == kind]
     theirs = [r for r in shared if r.kind == kind]
-    if len(theirs) < len(mine):
+    if len(theirs) < len(mine) or not theirs:
         return False
     details = _DETAILS.get(kind, ())
-    told = sum(1 for r in theirs for name in details if getattr(r, name, None))
-    return told >= 1.5 * sum(1 for r in mine for name in details if getattr(r, name, None)) + 2
+    if sum(_told_of(theirs, name) for name in details) >= 1.5 * sum(_told_of(mine, name) for name in details) + 2:
+        return True
+    return any(_told_of(mine, name) == 0 and 2 * _told_of(theirs, name) > len(theirs) for name in details)
+
+
+def _told_of(records: Sequence[Record], name: str) -> int:
+    """How many of ``records`` tell their ``name`` field."""
+    return sum(1 for r in records if getattr(r, name, None))
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -93,6 +93,19 @@ def test_a_weighed_reading_of_bare_titles_gives_way_to_a_shared_one_that_tells_t
     assert with_shared_reading(full, told) == full
 
 
+def test_a_weighed_reading_that_misses_every_year_gives_way_to_one_that_tells_them() -> None:
+    from extractors.base import with_shared_reading
+    from watcher.records import Paper
+
+    authors = ("Ana Nwosu", "Tomas Lind")
+    undated = [Paper(title=f"Legged robot study {n}", venue="IRAC", authors=authors) for n in range(30)]
+    dated = [Paper(title=f"Legged robot study {n}", venue="IRAC", authors=authors, year=2025) for n in range(30)]
+    assert with_shared_reading(undated, dated) == dated
+    # A detail told of a few is no reason.
+    few = [*dated[:5], *undated[5:]]
+    assert with_shared_reading(undated, few) == undated
+
+
 def test_a_thin_family_reading_takes_the_shared_reading_kind_by_kind() -> None:
     from extractors.base import with_shared_reading
     from watcher.records import NewsItem, Paper, Role
