@@ -382,6 +382,14 @@ def test_a_one_year_role_written_as_a_range_of_that_year_has_not_ended() -> None
     assert only(run(before, ended)).delta == {"end": {"old": None, "new": "2018"}}
 
 
+def test_a_former_member_read_as_alumni_where_their_time_here_was_read_before_is_no_move() -> None:
+    before = [*papers(4), Member(name="Sipho Dub", role="PhD 2025 · now Economist at the Labour Policy Unit")]
+    same = [*papers(4), Member(name="Sipho Dub", role="Alumni (now Economist at the Labour Policy Unit)")]
+    assert not run(before, same).changes
+    moved = [*papers(4), Member(name="Sipho Dub", role="Alumni (now Lecturer at Highveld University)")]
+    assert only(run(before, moved)).change == "modified"
+
+
 def test_a_spelling_fix_in_a_role_award_or_member_is_not_news() -> None:
     before = [*papers(4), Role(title="Visiting Reseacher", start="2025"), Award(title="Outstanding Reviwer Award"),
               Member(name="Dong Zhang", role="Alumni (Assitant Professor at University of Oklahoma)")]

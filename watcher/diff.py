@@ -951,7 +951,7 @@ def _reportable(rule: FieldRule, old: Any, new: Any) -> bool:
         or (rule.touch_up_tolerant and _only_touched_up(old, new))
         or (rule.detail_tolerant and _only_detail_added(old, new))
         or (rule.fuller_tolerant and _only_named_more_fully(old, new))
-        or (rule.former_tolerant and _former_note_left_out(old, new))
+        or (rule.former_tolerant and (_former_note_left_out(old, new) or _same_destination(old, new)))
         or (rule.headline_tolerant and _same_headline(old, new))
         or (rule.coarser_tolerant and _less_precise(old, new))
         or (rule.locator_tolerant and _only_locator_added(old, new))
@@ -969,6 +969,18 @@ def _former_note_left_out(old: str, new: str) -> bool:
     """A former member's role that keeps its first words and leaves out the rest (keys as ``_comparable``
     gives them, "now" taken out): "alumni phd 2025 research scientist x" -> "alumni phd 2025"."""
     return old.startswith(f"{new} ") and any(new == w or new.startswith(f"{w} ") for w in _FORMER)
+
+
+def _same_destination(old: str, new: str) -> bool:
+    """A former member's note read as "former" on one side and as their time here on the other, both
+    saying where they went ("phd 2025 economist at x" -> "alumni economist at x", keys as ``_comparable``
+    gives them): no move."""
+    for plain, former in ((old, new), (new, old)):
+        word = next((w for w in _FORMER if former.startswith(f"{w} ")), None)
+        gone = former[len(word) + 1 :] if word else ""
+        if len(gone.split()) >= 3 and plain.endswith(f" {gone}"):
+            return True
+    return False
 
 
 def _one_preprint_label_for_another(old: str, new: str) -> bool:
