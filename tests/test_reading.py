@@ -1128,6 +1128,17 @@ def test_a_wiki_s_print_footer_under_the_prizes_is_no_prize() -> None:
     assert [a.title for a in _of(Award, _read(html))] == ["Walter Prize of the Physical Society", "Early Career Medal"]
 
 
+def test_a_news_list_s_see_all_link_and_an_acknowledgement_of_country_are_no_items() -> None:
+    html = """<html><body><h2>News</h2><ul><li>12 March 2026: Our sepsis trial opened its third site.</li>
+    <li>3 February 2026: Dr Lee joined the group as a postdoctoral fellow.</li><li><a href="/news">See all</a></li></ul>
+    <h2>Awards</h2><ul><li>2025 Research Excellence Award, Children's Health Foundation</li></ul>
+    <p>Wattle Children's Hospital acknowledges the Traditional Owners of the land on which we work.</p>
+    </body></html>"""
+    records = _read(html)
+    assert [n.date for n in _of(NewsItem, records)] == ["2026-03-12", "2026-02-03"]
+    assert [a.title for a in _of(Award, records)] == ["Research Excellence Award"]
+
+
 def test_widget_sidebars_and_footers_written_as_divs_are_not_read() -> None:
     html = """<title>News | Dune Lab</title><div id="content"><h1>News</h1>
     <div class="post"><h2>Two papers accepted at ICASSP 2025</h2><p>Posted on March 3, 2025</p></div>

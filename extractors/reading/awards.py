@@ -42,7 +42,9 @@ _GIVER = re.compile(r"^(?!For\b)[A-Z][\w&.'-]*(?:\s+(?:[A-Z0-9][\w&.'-]*|of|the|
 _YEAR_WORD = re.compile(r"\b(?:19|20)\d\d\b")
 _THANKS = re.compile(
     r"\b(?:we|our|this work|this research|the lab)\b.{0,80}\b(?:acknowledge|grateful|thank|thanks|supported by"
-    r"|funded by|support from)\b",
+    r"|funded by|support from)\b"
+    # An acknowledgement of country: "X acknowledges the Traditional Owners of the land on which we work".
+    r"|\backnowledges?\b.{0,60}\btraditional (?:owners|custodians)\b",
     re.I,
 )
 #: How to reach someone, not what they won: an address, "Contact:", "Bookings:", "Phone:".

@@ -25,7 +25,8 @@ _DATE_COLUMN = re.compile(r"\b(?:date|when|time|year|month)\b", re.I)
 #: A line that points to where more news is kept: "Older news are archived on my CV page", "See all news".
 _POINTER = re.compile(
     r"^(?:(?:see|view|read|browse)\s+)?(?:all|older|more|past|previous|earlier)\s+(?:news|posts|updates|announcements)"
-    r"(?:\s+(?:are|is|can be)\s+(?:archived|found|listed|kept)\b|\s*(?:[.:→»>]|\.\.\.|…|$)|\s+(?:on|at|in|here)\b)",
+    r"(?:\s+(?:are|is|can be)\s+(?:archived|found|listed|kept)\b|\s*(?:[.:→»>]|\.\.\.|…|$)|\s+(?:on|at|in|here)\b)"
+    r"|^(?:see|view|browse|show)\s+(?:all|more)\W*$",  # a news list's "See all" link
     re.I,
 )
 #: A date with its day or month, not a bare year: a line that is only a year is rarely a post's date.
