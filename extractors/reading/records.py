@@ -295,7 +295,8 @@ def _card_cells(row: Box) -> int:
         return 0
     cells = [cell for cell in row.boxes() if cell.tag in _CELLS and cell.size >= _MIN_SIZE]
     # A card's caption is a few lines; a cell with a paragraph beside a teaser image is not one.
-    return len(cells) if all(_has_photo(cell) and cell.size <= _CAPTION_SIZE for cell in cells) else 0
+    # Size first: a cell holding a whole nested table is walked for its photo only when small.
+    return len(cells) if all(cell.size <= _CAPTION_SIZE and _has_photo(cell) for cell in cells) else 0
 
 
 def _holds_text(box: Box) -> bool:
@@ -433,7 +434,7 @@ def is_header_row(row: Box) -> bool:
         return False
     if all(cell.tag == "th" for cell in cells) or (row.parent is not None and row.parent.tag == "thead"):
         return True
-    labels = [cell for cell in cells if cell.text]
+    labels = [cell for cell in cells if cell.size]
     return len(labels) >= 2 and _first_row(row) and all(_bold_label(cell) for cell in labels)
 
 
@@ -441,7 +442,13 @@ def _first_row(row: Box) -> bool:
     return row.parent is not None and next((b for b in row.parent.boxes() if b.tag == "tr"), None) is row
 
 
+#: Characters a column's name may hold ("Year of graduation"); a longer cell is no label, and is not walked.
+_LABEL_SIZE = 80
+
+
 def _bold_label(cell: Box) -> bool:
+    if cell.size > _LABEL_SIZE:
+        return False
     text = cell.text
     return len(text.split()) <= 4 and not any(ch.isdigit() for ch in text) and all(
         line.in_bold() for line in cell.lines() if line.text
