@@ -451,7 +451,8 @@ def _parse_rendered(html: str, url: str) -> list[Record]:
         if (paper := _rendered_paper(li, url)) is not None:
             papers.append(paper)
             awards.extend(_rendered_award(li, paper))
-    news = [n for row in tree.css(".news table tr") if (n := _rendered_news(row)) is not None]
+    # ".news tr", not ".news table tr": a descendant chain is slow over deeply nested tables, and rows are in tables.
+    news = [n for row in tree.css(".news tr") if (n := _rendered_news(row)) is not None]
     return [*_rendered_roles(tree), *news, *papers, *awards]
 
 
