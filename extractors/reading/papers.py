@@ -344,12 +344,12 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
 # ------------------------------------------------------------------ title
 
 
-#: An honour set on a paper's entry, often as a badge: "🏆 Best Paper Award", "Best Student Paper
-#: Award.", "Outstanding Paper Honorable Mention".
 #: A line that tells an honour, not a paper: "Winner, 2026 Marlowe Prize …", "Recipient of the X Award".
 _HONOUR_LINE = re.compile(
     r"^\W*(?:winner|won|recipient|awarded|shortlisted|finalist)\b[^.]{0,120}\b(?:prize|award|medal)s?\b", re.I
 )
+#: An honour set on a paper's entry, often as a badge: "🏆 Best Paper Award", "Best Student Paper
+#: Award.", "Outstanding Paper Honorable Mention".
 _PAPER_HONOUR = re.compile(
     r"(?P<honour>\b(?:best|outstanding|distinguished)\s+"
     r"(?:(?:graduate|student|young|short|long|demo|early[- ]career)\s+){0,2}"
