@@ -245,7 +245,7 @@ def _role(stated: str, entry: Entry, context: Context, columns: dict[str, str]) 
     if context.alumni or _labelled_alumni(entry):
         step = (
             _where_they_went(columns.get("next", ""))
-            or next((m.group("next") for line in entry.lines if (m := _NEXT_STEP.search(line))), None)
+            or next(filter(None, map(_went_to, entry.lines)), None)
             or ((m := _DASHED_NEXT.search(entry.lines[0] if entry.lines else "")) and m.group("next"))
             or _last_cell_a_post(entry, stated)
         )
@@ -260,11 +260,16 @@ def _role(stated: str, entry: Entry, context: Context, columns: dict[str, str]) 
     return role
 
 
+def _went_to(text: str) -> str | None:
+    """Where a former member went, as a line says it after "now" or an arrow; None if it does not."""
+    found = _NEXT_STEP.search(text)
+    return found.group("next") if found else None
+
+
 def _where_they_went(cell: str) -> str:
     """A "where they went" column's cell, past what it says first of their time here ("PhD 2024,
     now Scientist at X" under "Former position and current affiliation")."""
-    found = _NEXT_STEP.search(cell)
-    return found.group("next") if found else cell
+    return _went_to(cell) or cell
 
 
 def _last_cell_a_post(entry: Entry, stated: str) -> str:
