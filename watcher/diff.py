@@ -1172,12 +1172,13 @@ def _only_locator_added(old: str, new: str) -> bool:
     introduce numbers ("pp.", "vol.")."""
     if old != new and _without_locator_words(old) == _without_locator_words(new):
         return True  # "(CHL 2025), 44–53" -> "(CHL 2025), pp. 44–53": the same pages
-    short, long = sorted((old.split(), new.split()), key=len)
-    rest = long[len(short) :]
+    opened = _opened_by_shorter(old, new)
+    if opened is None:
+        return False
+    short, rest = opened
     years = sum(_is_year(w) for w in rest)
     return (
         bool(short and rest)
-        and long[: len(short)] == short
         and years <= 1
         and len(rest) > years
         and all(w in _LOCATOR_WORDS or any(c.isdigit() for c in w) for w in rest)
@@ -1195,8 +1196,15 @@ def _less_precise(old: str, new: str) -> bool:
 
 def _same_headline(old: str, new: str) -> bool:
     """One side's words, four or more, open the other's: a headline shown with its excerpt or without."""
+    opened = _opened_by_shorter(old, new)
+    return opened is not None and len(opened[0]) >= 4
+
+
+def _opened_by_shorter(old: str, new: str) -> tuple[list[str], list[str]] | None:
+    """The shorter side's words and the words the longer goes on with, where the longer opens with
+    the shorter's words; None where it does not."""
     short, long = sorted((old.split(), new.split()), key=len)
-    return len(short) >= 4 and long[: len(short)] == short
+    return (short, long[len(short) :]) if long[: len(short)] == short else None
 
 
 def _only_years_dropped(old: str, new: str) -> bool:
