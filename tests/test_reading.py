@@ -3198,3 +3198,14 @@ def test_a_card_s_labelled_date_is_no_venue_and_the_rest_of_its_title_line_is() 
     assert [(p.venue, p.year) for p in _of(Paper, _read(html))] == [
         ("Information, Communication & Society", 2023), ("New Media & Society", 2020)
     ]
+
+
+def test_a_grants_table_s_years_column_dates_each_grant_not_a_number_in_its_code() -> None:
+    html = """<h2>Grants</h2><table>
+    <tr><th>Funder / mechanism</th><th>Title</th><th>Role</th><th>Years</th></tr>
+    <tr><td>Ocean Health Trust Award<br><small>OHT-2019B4-0071</small></td><td>Kelp forest recovery after heatwaves</td>
+        <td>PI</td><td>2021&ndash;2024</td></tr>
+    <tr><td>National Fund for Coastal Science<br><small>NFC 2020-118</small></td><td>Tidal mixing in estuaries</td>
+        <td>Co-I (PI: L. Moreau)</td><td>2023&ndash;2026</td></tr>
+    </table>"""
+    assert [a.year for a in _of(Award, _read(html))] == [2021, 2023]

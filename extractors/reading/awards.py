@@ -71,8 +71,8 @@ def read_award(entry: Entry, context: Context) -> Reading | None:
     award = parse_award_line(line, [s.text for s in entry.links])
     if award is None or _ONLY_HEADING_WORDS.fullmatch(award.title):
         return None  # "Awards", "Honors & Awards": a heading or a menu link, not an award
-    if award.year is None and dated:
-        award = Award(title=award.title, organization=award.organization, year=_start_year(dated))
+    if dated:  # a column of its own dates the award, not a number inside its name ("CER-2021C2-23817")
+        award = Award(title=award.title, organization=award.organization, year=_start_year(dated) or award.year)
     if award.year is None and line is entry.heading:
         year = next((y for other in lines if (y := parse_year(other)) and len(other) <= _YEAR_LINE), None)
         award = Award(title=award.title, organization=award.organization, year=year)
