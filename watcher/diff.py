@@ -212,10 +212,11 @@ MEANINGFUL_FIELDS: Mapping[str, Mapping[str, FieldRule]] = {
     },
     # A reworded item; a corrected date. A touch-up (a place dropped, a tense, a typo) is not news.
     "news": {"text": FieldRule(touch_up_tolerant=True, headline_tolerant=True), "date": _DATE},
-    # An award named more or less fully (its department, a grant number) is the same award.
+    # An award named more or less fully (its department, a grant number), or its giver shown where
+    # none was, is the same award; another giver is news.
     "award": {
         "title": FieldRule(typo_tolerant=True, fuller_tolerant=True),
-        "organization": FieldRule(appearing=True, typo_tolerant=True, fuller_tolerant=True, locator_tolerant=True),
+        "organization": FieldRule(typo_tolerant=True, fuller_tolerant=True, locator_tolerant=True),
         "year": _CHANGE,
     },
     # PhD student -> Alumni. The person is the identity: a name written more fully ("David Lee" ->
