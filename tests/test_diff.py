@@ -363,6 +363,20 @@ def test_a_post_named_more_fully_is_the_same_post_and_a_new_rank_there_a_promoti
     assert only(run(before, promoted)).change == "modified"
 
 
+def test_a_post_with_its_unit_left_out_and_its_start_month_given_is_the_same_post() -> None:
+    before = [*papers(4), Role(title="Research Assistant", organization="Coastal Studies Program, Pellham College",
+                               start="2019", end="2020")]
+    after = [*papers(4), Role(title="Research Assistant", organization="Pellham College", start="2019-01",
+                              end="2020-05")]
+    assert not run(before, after).changes
+    # Another place, or another year, is news.
+    moved = [*papers(4), Role(title="Research Assistant", organization="Tollund College", start="2019", end="2020")]
+    assert sorted(c.change for c in run(before, moved).changes) == ["added", "removed"]
+    redated = [*papers(4), Role(title="Research Assistant", organization="Pellham College", start="2018-09",
+                                end="2020")]
+    assert only(run(before, redated)).delta == {"start": {"old": "2019", "new": "2018-09"}}
+
+
 def test_a_post_taken_up_beside_the_same_post_named_more_fully_is_news() -> None:
     before = [*papers(4), Role(title="Professor of Geology", organization="Department of Geological Sciences")]
     chair = Role(title="Professor of Geology and Department Chair",

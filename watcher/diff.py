@@ -158,8 +158,8 @@ class FieldRule:
     "— Computer Science", a grant's number), none saying where the award stands ("finalist", "declined").
     ``headline_tolerant`` ignores a news item's excerpt shown or left out under the same headline:
     one side's words, four or more, open the other's.
-    ``coarser_tolerant`` ignores a date written less precisely ("2024-01-19" -> "2024-01"): it
-    was no other day.
+    ``coarser_tolerant`` ignores a date written less or more precisely ("2024-01-19" -> "2024-01",
+    "2020" -> "2020-08"): it was no other day.
     ``locator_tolerant`` ignores a volume, issue, pages or article number put after the same words or
     left out ("Bioinformatics" -> "Bioinformatics 41(2):btaf051"): it locates the same publication.
     ``former_tolerant`` ignores a former member's note left out ("Alumni (M.Sc. 2018)" -> "Alumni",
@@ -206,7 +206,7 @@ MEANINGFUL_FIELDS: Mapping[str, Mapping[str, FieldRule]] = {
     # A promotion, a new organisation, a role that ends (an end date appears). A spelling fix is not.
     "role": {
         "title": _POSITION,
-        "organization": _APPEAR_TYPO,
+        "organization": FieldRule(appearing=True, typo_tolerant=True, fuller_tolerant=True),
         "start": _DATE,
         "end": FieldRule(appearing=True, coarser_tolerant=True),
     },
@@ -954,7 +954,7 @@ def _reportable(rule: FieldRule, old: Any, new: Any) -> bool:
         or (rule.fuller_tolerant and _only_named_more_fully(old, new))
         or (rule.former_tolerant and (_former_note_left_out(old, new) or _same_destination(old, new)))
         or (rule.headline_tolerant and _same_headline(old, new))
-        or (rule.coarser_tolerant and _less_precise(old, new))
+        or (rule.coarser_tolerant and (_less_precise(old, new) or _less_precise(new, old)))
         or (rule.locator_tolerant and _only_locator_added(old, new))
         or (rule.quiet_preprint and (_one_preprint_label_for_another(old, new) or _review_left_unsaid(old, new)))
     )
