@@ -791,10 +791,13 @@ def _parse_bundle(files: Mapping[str, str]) -> list[Record]:
             paper = publication_paper(meta)
             if paper is not None:
                 records.append(paper)
-    # The theme's sites keep lists in ``_data/`` too ("publications.yml", "awards.yml"), rendered by
-    # Liquid in a page: each kind no page or collection gave comes from there.
-    found = {record.kind for record in records}
+    # The theme's sites keep lists in ``_data/`` too ("publications.yml", "awards.yml", a JSON Resume
+    # "cv.json"), rendered by Liquid in a page: each kind no page or collection gave comes from there,
+    # and dated positions there stand over the post a biography sums up.
     data = read_data_files({path: text for path, text in files.items() if path.startswith("_data/")}).records
+    if _dated_positions(data) and not _dated_positions(records):
+        records = [record for record in records if not isinstance(record, Role)]
+    found = {record.kind for record in records}
     records.extend(record for record in data if record.kind not in found)
     # A page this reader reads well may still hold a kind it does not know the shape of (news
     # under "### 2024" with "**May 2024** — …" lines): the shared reading adds the kinds no file gave.
@@ -803,6 +806,10 @@ def _parse_bundle(files: Mapping[str, str]) -> list[Record]:
         for text in full:
             records.extend(record for record in records_from_markdown(text) if record.kind not in found)
     return dedupe_roles(records)
+
+
+def _dated_positions(records: Iterable[Record]) -> bool:
+    return any(isinstance(record, Role) and record.start for record in records)
 
 
 #: The kinds the shared reading gives: when the bundle has them all, a well-read page needs no second reading.

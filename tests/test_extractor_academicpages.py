@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -286,6 +287,25 @@ def test_lists_the_theme_keeps_in_data_files_are_read_where_no_page_gives_the_ki
         ("Minimum Wage Spillovers in Segmented Markets", (), "Revise & Resubmit, Quarterly Review of Economic Studies"),
     ]
     assert [(a.title, a.year) for a in records if isinstance(a, Award)] == [("Research Grant", 2024)]
+
+
+def test_a_cv_kept_as_a_json_resume_gives_the_positions_and_the_biography_adds_none() -> None:
+    work = [
+        {"company": "Dunmore State University", "position": "Graduate Research Assistant", "startDate": "2021-08"},
+        {"company": "Harlow Policy Lab", "position": "Research Intern", "startDate": "2024-06", "endDate": "2024-08"},
+    ]
+    files = {
+        "_config.yml": "author:\n  name: Tomas Ferreira-Quist\nrepository: t/t.github.io\n",
+        "_pages/about.md": "---\npermalink: /\nauthor_profile: true\n---\nI am a Ph.D. candidate in economics at "
+        "Dunmore State University.\n",
+        "_pages/cv-json.md": "---\nlayout: cv-layout\ntitle: CV\npermalink: /cv/\n---\n",
+        "_data/cv.json": json.dumps({"basics": {"name": "Tomas Ferreira-Quist"}, "work": work}),
+    }
+    records = EXTRACTOR.parse(Document(url="github:t/t.github.io", files=files))
+    assert [(r.title, r.organization, r.start) for r in records if isinstance(r, Role)] == [
+        ("Graduate Research Assistant", "Dunmore State University", "2021-08"),
+        ("Research Intern", "Harlow Policy Lab", "2024-06"),
+    ]
 
 
 def test_an_archive_item_whose_excerpt_is_its_citation_gives_authors_and_journal() -> None:
