@@ -3209,3 +3209,38 @@ def test_a_grants_table_s_years_column_dates_each_grant_not_a_number_in_its_code
         <td>Co-I (PI: L. Moreau)</td><td>2023&ndash;2026</td></tr>
     </table>"""
     assert [a.year for a in _of(Award, _read(html))] == [2021, 2023]
+
+
+#: People cards: a photo, the name as the card's heading, the role, a labelled field.
+_PERSON_CARDS = {
+    "record": ('<div class="person-card"><img src="/p/{n}.jpg" alt="Portrait"><h3><a href="/people/{n}">{name}</a></h3>'
+               '<div class="field-position">{role}</div><div class="field-area"><div class="label">Research area</div>'
+               '<div class="item">{area}</div></div></div>'),
+    "article": ('<div class="views-col"><article class="node person-card"><div class="person-card__image">'
+                '<div class="field"><img src="/p/{n}.jpg" alt="Portrait of {name}"></div></div>'
+                '<div class="node__content">'
+                '<h3 class="node__title"><a href="/people/{n}"><span class="field">{name}</span></a></h3>'
+                '<div class="field field--name-field-position">{role}</div><div class="field field--label-inline">'
+                '<div class="field__label">Research area</div><div class="field__item">{area}</div></div>'
+                '<div class="field"><a href="mailto:p{n}@example.edu">p{n}@example.edu</a></div>'
+                '</div></article></div>'),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(_PERSON_CARDS))
+def test_a_member_whose_surname_is_a_word_for_honours_is_a_member_among_the_other_cards(shape: str) -> None:
+    people = [("Mireille Okoro", "Postdoctoral Researcher", "Fungal networks"),
+              ("Hollis Grant", "Ph.D. Student", "Wildfire effects on soil nitrogen"),
+              ("Dev Iyer", "Ph.D. Student", "Root exudates"),
+              ("Clara Medal", "M.S. Student", "Soil carbon"),
+              ("Ana Lima", "M.S. Student", "Soil water")]
+    cards = [_PERSON_CARDS[shape].format(n=n, name=name, role=role, area=area)
+             for n, (name, role, area) in enumerate(people)]
+    # Cards in a grid's rows of three, or one after another.
+    rows = "</div><div class='row'>".join("".join(cards[at : at + 3]) for at in range(0, len(cards), 3))
+    html = f"<main><h1>People</h1><div class='grid'><div class='row'>{rows}</div></div></main>"
+    if shape == "record":
+        html = "<h2>People</h2>" + "".join(cards)
+    records = _read(html)
+    assert _of(Award, records) == []
+    assert [(m.name, m.role) for m in _of(Member, records)] == [(name, role) for name, role, _ in people]

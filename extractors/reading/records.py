@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from extractors.reading.dates import leading_date, parse_date_text
+from extractors.reading.names import is_person_name
 from extractors.reading.tree import Box, Line
 from extractors.reading.vocabulary import heading_kind, is_funding_lead, is_intro_heading, is_year_heading
 
@@ -144,7 +145,8 @@ def _sections_in(box: Box, sections: dict[int, int]) -> int:
         if type(child) is not Box:
             continue
         if child.level:
-            if heading_kind(child.text) or is_intro_heading(child.text):
+            # "Hollis Grant" heads a card, though a surname names an honour.
+            if (heading_kind(child.text) and not is_person_name(child.text)) or is_intro_heading(child.text):
                 count += 1
         else:
             count += sections.get(id(child), 0)

@@ -86,8 +86,10 @@ class Section:
         """Whether this section is one record: a title-like heading over a small body."""
         if self.children or not self.heading or is_year_heading(self.heading):
             return False
-        if heading_kind(self.heading) and not _name_with_degrees(self.heading):
-            return False  # "PhD Students" names a group; "Philippa Rowntree, PhD" a person, degree and all
+        if heading_kind(self.heading) and not (_name_with_degrees(self.heading) or self._named_like_its_siblings()):
+            # "PhD Students" names a group; "Philippa Rowntree, PhD" a person, degree and all, and so
+            # does "Hollis Grant" among cards headed by other people's names.
+            return False
         if is_unlisted_heading(self.heading) or is_intro_heading(self.heading):
             return False  # "Teaching", "References", "About me": a part of the page, not one record
         if len(self.heading.split()) < 2:
@@ -99,6 +101,18 @@ class Section:
             return False  # "Mountain Water Lab" over "Ana Lima, PhD student (2024–)", …: a list of people
         # A person's section holds their biography, which runs longer than a card's few lines.
         return self.size <= (_BIO_CARD_SIZE if is_person_name(self.heading) else _CARD_SIZE)
+
+
+    def _named_like_its_siblings(self) -> bool:
+        """A person's name among two or more sibling sections headed by people's names alone."""
+        if self.parent is None or not is_person_name(self.heading):
+            return False
+        named = sum(
+            1
+            for other in self.parent.children
+            if other is not self and other.heading and is_person_name(other.heading) and not heading_kind(other.heading)
+        )
+        return named >= 2
 
 
 _CARD_SIZE = 600
