@@ -2074,6 +2074,14 @@ def test_a_section_letter_closes_an_abbreviated_journal() -> None:
     assert [p.venue for p in _of(Paper, _read(html))] == ["Phys. Rev. B", "J. Mater. Chem. A"]
 
 
+def test_a_journal_abbreviated_in_its_last_word_only_is_named_before_its_volume() -> None:
+    cited = ["ACS Catal. 14, 8812 (2024)", "New J. Chem. 42, 15322 (2018)"]
+    html = "<h2>Publications</h2><ul>" + "".join(
+        f"<li>T. Amari, J. Koh and H. Lund, &quot;Tunnelling in enzyme number {n} studied by isotope effects&quot;, "
+        f"{where}.</li>" for n, where in enumerate(cited)) + "</ul>"
+    assert [p.venue for p in _of(Paper, _read(html))] == ["ACS Catal.", "New J. Chem."]
+
+
 def test_a_status_after_the_journal_and_an_abbreviated_journal_are_the_venue() -> None:
     html = """<h2>Papers</h2><ol>
     <li>M. Lind and T. Okafor. <b>Sums of squares for trace polynomials.</b>

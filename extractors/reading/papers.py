@@ -906,11 +906,23 @@ _ABBREVIATED_JOURNAL = re.compile(
 )
 
 
+#: The longest last word (its stop included) read as an abbreviation: "Catal.", "Comput.".
+_SHORT_ABBREVIATION = 7
+
+
 def _abbreviated_journal(line: str) -> str | None:
     for found in _ABBREVIATED_JOURNAL.finditer(line):
         words = found.group("name").split()
-        # An abbreviation is followed by more of the name; "Nature Cell Biology." ends a sentence.
-        if any(len(w) >= 3 and w.endswith(".") for w in words[:-1]):
+        # An abbreviation is followed by more of the name, or is a short last word before the volume
+        # ("ACS Catal. 14", "New J. Chem. 42"); "Nature Cell Biology." ends a sentence.
+        last = words[-1]
+        short_last = (
+            last.endswith(".")
+            and 3 <= len(last) <= _SHORT_ABBREVIATION
+            and found.group("status") is None
+            and not _YEAR_FIRST.match(line[found.end() :].lstrip())  # NLM's "Kidney Int. 2024;105": its stop ends it
+        )
+        if any(len(w) >= 3 and w.endswith(".") for w in words[:-1]) or (len(words) >= 2 and short_last):
             name = found.group("name").strip()
             return with_status(_without_place_words(name, _VENUE_PREFIX.match(name)), found.group("status"))
     return None
