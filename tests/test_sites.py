@@ -125,6 +125,41 @@ def test_a_new_paper_on_two_pages_is_told_once_and_one_long_on_the_site_not_at_a
     assert json.loads(_run(capsys, "diff", "--since", "1m", "--format", "json")) == changes
 
 
+HOME = """<html><head><title>Ruth Amsel</title></head><body><h1>Ruth Amsel</h1>
+<p>I am {post} of Geology at Marrowby University. I study estuaries and the sediments they carry.</p>
+<h2>Publications</h2><ul>{papers}</ul></body></html>"""
+CV = """<html><head><title>Ruth Amsel | CV</title></head><body><h1>Curriculum Vitae</h1>
+<h2>Appointments</h2><table>{rows}
+<tr><td>2015&ndash;2021</td><td>Assistant Professor, Department of Geology, Marrowby University</td></tr>
+<tr><td>2013&ndash;2015</td><td>Postdoctoral Fellow, Institute of Coastal Science</td></tr></table></body></html>"""
+
+
+def test_a_promotion_the_cv_lists_is_its_new_post_and_the_old_one_ended_not_the_biography_s_edit(
+    cli: Path, static_site: tuple[StaticSite, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    site, base = static_site
+    row = "<tr><td>{years}</td><td>{post}, Department of Geology, Marrowby University</td></tr>"
+    site.replace({
+        "/index.html": HOME.format(post="an Associate Professor", papers=TIDES + SALT),
+        "/cv.html": CV.format(rows=row.format(years="2021&ndash;present", post="Associate Professor")),
+    })
+    for page in ("index.html", "cv.html"):
+        _run(capsys, "add", f"{base}/{page}", "--no-probe")
+    _run(capsys, "check")
+    site.replace({
+        "/index.html": HOME.format(post="a Professor", papers=TIDES + SALT),
+        "/cv.html": CV.format(rows=row.format(years="2026&ndash;present", post="Professor")
+                              + row.format(years="2021&ndash;2026", post="Associate Professor")),
+    })
+    _run(capsys, "check")
+    changes = json.loads(_run(capsys, "diff", "--format", "json"))
+    told = sorted((c["change"], c["item"]["title"], c["item"]["end"], c["url"].rsplit("/", 1)[-1]) for c in changes)
+    assert told == [
+        ("added", "Professor", None, "cv.html"),
+        ("modified", "Associate Professor", "2026", "cv.html"),
+    ]
+
+
 def test_a_removal_is_told_though_a_page_that_lost_its_list_still_holds_the_item(
     cli: Path, static_site: tuple[StaticSite, str], capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -12,7 +12,9 @@ that did (a preprint that gained its journal, a student now alumni) becomes one 
 change on the page the item moved to. A removal of an item another page of the site still
 shows is dropped too: the item has not left the site. An item added on several pages in one
 run is told once, and one added to a page while another page of the site already showed it
-alike (a paper long on "Publications" now also on the home page) is not told at all.
+alike (a paper long on "Publications" now also on the home page) is not told at all. A post the
+home page's biography changes into while the CV adds it as a line of its own (a promotion) is
+told by the CV: the new post added, the old one ended.
 Notifications not yet sent follow: the dropped changes leave their pending deliveries, and a
 delivery left with nothing to say is dropped too.
 
@@ -139,7 +141,10 @@ def reconcile_moves(session: Session, source_ids: Sequence[int], since: datetime
         echoed = {id(c) for c in echoes}
         new = [c for c in arrived if id(c) not in echoed]
         if new:
-            dropped.extend(_already_on_site(session, new, site_sources[site], since))
+            already = _already_on_site(session, new, site_sources[site], since)
+            dropped.extend(already)
+            told = [c for c in new if c not in already]
+            dropped.extend(_echoed_modifications(session, site_sources[site], since, told))
         left = [c for c in group if c.change == "removed" and id(c) not in merged]
         if left:
             dropped.extend(_still_on_site(session, left, _reading_sources(session, site_sources[site])))
@@ -191,8 +196,33 @@ def _echoes(added: list[Change]) -> list[Change]:
 
 def _already_on_site(session: Session, added: list[Change], site: list[int], since: datetime) -> list[Change]:
     """Additions of items another page of the site showed before this run (a paper long on
-    "Publications" now also under "Selected papers" on the home page): nothing new to tell."""
-    return _held_elsewhere(session, added, site, lambda c: c.after, Item.first_seen < since, same_state=True)
+    "Publications" now also under "Selected papers" on the home page): nothing new to tell. A post
+    that took its state in this run (the home page's, now the CV's new one) showed it only now."""
+    changed_now = select(Change.item_id).where(
+        Change.source_id.in_(site), Change.kind == "role", Change.change == "modified", Change.detected_at >= since,
+        Change.item_id.is_not(None),
+    )
+    held = (Item.first_seen < since) & Item.id.not_in(changed_now)
+    return _held_elsewhere(session, added, site, lambda c: c.after, held, same_state=True)
+
+
+def _echoed_modifications(session: Session, site: list[int], since: datetime, added: list[Change]) -> list[Change]:
+    """Posts modified into a state another page of the site added in this run (a biography's post
+    now "Professor" where the CV adds its "Professor" line beside the old one, ended): the CV's
+    addition tells it, with its dates. A paper's new venue stays one modified paper."""
+    modified = session.scalars(
+        select(Change)
+        .where(Change.source_id.in_(site), Change.kind == "role", Change.detected_at >= since,
+               Change.change == "modified")
+        .order_by(Change.id)
+    ).all()
+    dropped: list[Change] = []
+    for source_id in dict.fromkeys(c.source_id for c in modified):
+        told = [_stored(c, c.after) for c in added if c.kind == "role" and c.source_id != source_id]
+        if told:
+            page = [c for c in modified if c.source_id == source_id]
+            dropped.extend(page[i] for i, _j, _delta in pair_items([_stored(c, c.after) for c in page], told))
+    return dropped
 
 
 def _reading_sources(session: Session, site: list[int]) -> list[int]:
