@@ -942,6 +942,9 @@ def test_awards_in_one_cell_a_line_each_and_not_the_menu_or_footer_of_a_page_tit
         # A kind word after "of" names the list only under a list's own noun; a field's name is no list.
         ("List of Publications", "paper"),
         ("Sociology of Work, Migration and Platforms", None),
+        # The humanities' shorter writings are publications too; a blog's entries are not.
+        ("Encyclopedia Entries", "paper"),
+        ("Blog entries", None),
     ],
 )
 def test_a_heading_announces_the_kind_its_head_noun_names(heading: str, kind: str | None) -> None:

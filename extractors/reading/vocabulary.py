@@ -33,7 +33,8 @@ KIND_OF_WORDS: tuple[tuple[str, str], ...] = (
      r"|work in progress|works? in progress|selected works?|submitted|under review|in press|patents?"
      r"|dissertations?|reports?|peer[- ]reviewed|refereed|forthcoming|accepted|pubs"
      # The humanities' words for their lists: "Edited volumes", "Essays", "Public history and other writing".
-     r"|volumes?|monographs?|essays|writings|(?:other|public|selected|popular) writing|book reviews?"),
+     r"|volumes?|monographs?|essays|writings|(?:other|public|selected|popular) writing|book reviews?"
+     r"|(?:encyclopa?edia|dictionary|handbook|reference) entries"),
     ("role", r"experiences?|positions?|academic posts|posts held|employment|appointments?|education|qualifications"
      r"|career|work history"
      r"|internships?|affiliations?|professional|academic positions?|work|jobs?|training|background|degrees?|cv"),
