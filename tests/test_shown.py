@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from watcher.diff import DiffResult, ItemChange
 from watcher.records import Document
-from watcher.shown import keep_shown_items, shown_text, without_read_anew
+from watcher.shown import keep_shown_items, shown_text, without_read_anew, without_reader_differences
 
 
 def _removed(kind: str, **fields: str) -> ItemChange:
@@ -89,3 +89,13 @@ def test_several_additions_the_page_showed_before_are_a_list_read_anew() -> None
     # Two are not enough: a news line may name people before the list does.
     pair = DiffResult(changes=tuple(people[:2]), suspect=None, unchanged=0)
     assert without_read_anew(pair, shown_before) is pair
+
+
+def test_a_new_reader_s_values_the_old_page_showed_are_its_difference_but_a_lone_year_is_news() -> None:
+    before = " cv ines amaro ph d expected may 2024 graduate teaching fellow 2019 present published in ecology letters "
+    venue = ItemChange(change="modified", kind="paper", key="paper:x", before={"title": "Tides"},
+                       after={"title": "Tides"}, delta={"venue": {"old": None, "new": "Ecology Letters"}})
+    ended = ItemChange(change="modified", kind="role", key="role:x", before={"title": "Graduate Teaching Fellow"},
+                       after={"title": "Graduate Teaching Fellow"}, delta={"end": {"old": None, "new": "2024"}})
+    result = without_reader_differences(DiffResult(changes=(venue, ended), suspect=None, unchanged=0), before, "")
+    assert result.changes == (ended,)

@@ -168,8 +168,9 @@ def without_reader_differences(result: DiffResult, shown_before: str, shown_now:
 
 def _a_reader_difference(change: ItemChange, shown_before: str, shown_now: str) -> bool:
     if change.change == "modified":
+        # A lone number (a role's end year) is on most pages anyway: it vouches for nothing.
         values = [_words(delta.get("new")) for delta in (change.delta or {}).values()]
-        return all(value and f" {value} " in shown_before for value in values)
+        return all(value and not value.isdigit() and f" {value} " in shown_before for value in values)
     fields = change.after if change.change == "added" else change.before
     shown = shown_before if change.change == "added" else shown_now
     label = _own_words(change.kind, fields, _ANY_LABEL)  # already normalised
