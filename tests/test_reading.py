@@ -3255,3 +3255,16 @@ def test_a_member_whose_surname_is_a_word_for_honours_is_a_member_among_the_othe
     records = _read(html)
     assert _of(Award, records) == []
     assert [(m.name, m.role) for m in _of(Member, records)] == [(name, role) for name, role, _ in people]
+
+
+def test_a_cv_s_masthead_gives_its_owner_s_post_without_their_name() -> None:
+    html = """<html><head><title>CV · Tomasz Ferreira</title></head><body><header class="masthead"><div>
+    <h1>Tomasz Ferreira</h1><p class="role">Lecturer in History, Pellham College</p></div>
+    <address>Department of History, Pellham College</address></header>
+    <main><section><h2>Experience</h2><ol>
+    <li><span class="when">2025–</span><div><strong>Lecturer in History</strong><span>Pellham College</span></div></li>
+    <li><span class="when">2022–2025</span><div><strong>Research Fellow</strong>
+    <span>Institute of Maritime History</span></div></li></ol></section></main></body></html>"""
+    roles = _of(Role, _read(html))
+    assert roles and all(not r.title.startswith("Tomasz") for r in roles)
+    assert ("Lecturer in History", "Pellham College") in [(r.title, r.organization) for r in roles]

@@ -13,6 +13,7 @@ from dataclasses import replace
 from extractors.reading.context import Context, Reading, is_noise
 from extractors.reading.dates import SEASONS, find_range, parse_date_text
 from extractors.reading.entries import Entry
+from extractors.reading.names import is_person_name
 from extractors.reading.people import ROLE_WORDS
 from watcher.records import Record, Role
 from watcher.text import clean_text, clean_title, normalise_key, one_within_the_other
@@ -67,6 +68,8 @@ def read_role(entry: Entry, context: Context) -> Reading | None:
     """The position an entry states, or None."""
     bold = tuple(s.text for s in entry.spans if s.kind in ("bold", "italic"))
     lines = [line for line in entry.lines if not is_noise(line)]
+    if len(lines) > 1 and not entry.cells and is_person_name(lines[0]):
+        lines = lines[1:]  # a page's masthead: its owner's name over the post they hold
     if not lines:
         return None
     role = _stated_role(entry, lines, bold)
