@@ -1050,6 +1050,24 @@ def test_a_row_of_the_owners_links_is_no_post() -> None:
     assert [r.title for r in _of(Role, _read(html))] == []
 
 
+def test_buttons_side_by_side_are_no_post_and_a_name_with_degrees_heads_no_list_of_people() -> None:
+    html = """<div class="row"><div class="col-md-4"><img src="me.jpg" alt="Lena Varga">
+    <div class="d-grid"><a class="btn" href="cv.pdf">Download CV</a> <a class="btn" href="https://scholar.example.org/lv">
+    Google Scholar</a></div><address>Hollis Hall 312<br>lvarga@example.edu</address></div>
+    <div class="col-md-8"><h1>Lena Varga, Ph.D.</h1>
+    <p class="lead">Associate Professor of Chemistry, Dunmore University</p>
+    <section id="about"><p>Lena Varga is an Associate Professor in the Department of Chemistry at Dunmore University,
+    where her group has studied catalysis since 2019.</p><p>She trained in Kestrel and Brasswick, and her group
+    combines photoredox and electrochemical methods to make amines from simple feedstocks.</p></section>
+    <section id="awards"><h2>Awards &amp; Fellowships</h2><ul><li><span class="badge">2025</span>
+    <span>Sloan Research Fellowship</span></li><li><span class="badge">2024</span><span>NSF CAREER Award</span></li>
+    </ul></section></div></div>"""
+    records = _read(html)
+    assert _of(Member, records) == []
+    (post,) = _of(Role, records)  # the lead and the biography name one post
+    assert post.title.startswith("Associate Professor") and "Dunmore University" in (post.organization or "")
+
+
 def test_a_table_of_posts_is_read_by_its_header_s_columns() -> None:
     place = "Faculdade de Educação, Universidade Federal do Cerrado Norte (UFCN)"
     rows = [

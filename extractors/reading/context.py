@@ -52,15 +52,18 @@ class Reading:
 
 
 #: Labels of links beside a record, never a title: "PDF", "[Code]", "Project page".
-LINK_WORDS = AsciiFolded.of(
-    r"^(?:\[?\s*)?(?:pdf|paper|arxiv|code|github|project(?: page| website)?|website|webpage|page|video|slides"
+_LINK_LABELS = (
+    r"pdf|paper|arxiv|code|github|project(?: page| website)?|website|webpage|page|video|slides"
     r"|poster|bibtex|bib|doi|supp\w*|talk|demo|blog|data(?:set)?|abstract|html|link|press|media|colab|model"
     r"|post|doc|tutorial|openreview|proceedings|acm|ieee|springer|preprint|journal|publisher|published version"
     r"|full text|read more|more|details|cite|citation|ssrn|nber|repec|pubmed|pmc|pmid|google scholar|scholar"
     r"|homepage|home page|personal website|cv|email|twitter|linkedin|x|download|online|appendix|replication"
     r"|bluesky|mastodon|orcid|researchgate|semantic scholar|dblp|ads|inspire|instagram|youtube|facebook|threads"
-    r"|replication files|slides and video|draft|latest draft|latest version|current draft|ungated|\d+)(?:\s*\]?)?$"
+    r"|replication files|slides and video|draft|latest draft|latest version|current draft|ungated|\d+"
 )
+LINK_WORDS = AsciiFolded.of(rf"^(?:\[?\s*)?(?:{_LINK_LABELS})(?:\s*\]?)?$")
+#: Buttons side by side with no separator between their labels: "Download CV Google Scholar".
+_LINK_RUN = AsciiFolded.of(rf"^(?:(?:{_LINK_LABELS})\s+){{1,4}}(?:{_LINK_LABELS})$")
 _NOISE = re.compile(
     r"last (?:updated|modified|update|reviewed)|updated on|next review|review due|visitors?\b|visitor count"
     r"|page views|hits since|you are visitor|^page \d+ of \d+$"
@@ -114,9 +117,15 @@ def is_placeholder(text: str) -> bool:
 _LINK_ROW_SEPARATOR = re.compile(r"\s*[·•|/]\s*")
 
 
+_LINK_RUN_LENGTH = 80
+
+
 def is_link_row(line: str) -> bool:
-    """A line of two or more link labels and their separators: "Google Scholar · GitHub · Bluesky"."""
+    """A line of two or more link labels and their separators: "Google Scholar · GitHub · Bluesky",
+    or buttons side by side ("Download CV Google Scholar")."""
     pieces = [piece for piece in _LINK_ROW_SEPARATOR.split(line.strip()) if piece]
+    if len(pieces) == 1:
+        return len(line) <= _LINK_RUN_LENGTH and _LINK_RUN.match(line.strip())
     return len(pieces) >= 2 and all(LINK_WORDS.match(piece) for piece in pieces)
 
 

@@ -136,6 +136,15 @@ _NICKNAME = re.compile(r"\s*[(（\"“][^)）\"”]{1,30}[)）\"”]")
 _AUTHOR_MARKS = "*†‡§¶#✝∗⋆+^"
 
 
+def is_name_with_degrees(text: str) -> bool:
+    """A person's name followed by their degrees ("Philippa Rowntree, PhD", "Ana Lima (MD, PhD)")."""
+    parts = _DEGREES_AFTER.split(text, maxsplit=1)
+    return len(parts) == 2 and is_person_name(parts[0]) and is_degree_list(parts[1])
+
+
+_DEGREES_AFTER = re.compile(r",\s*|\s+(?=\()")
+
+
 def clean_person_name(text: str) -> str:
     """A name without honorifics, degree suffixes, nicknames in brackets or footnote marks."""
     text = clean_text(text).strip(" ,;:.-–—|")

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from extractors.reading.names import is_degree_list, is_person_name
+from extractors.reading.names import is_name_with_degrees, is_person_name
 from extractors.reading.records import Group, is_header_row, is_heading_line
 from extractors.reading.tree import ANCHOR_MARKS, Box, Line
 from extractors.reading.vocabulary import (
@@ -86,7 +86,7 @@ class Section:
         """Whether this section is one record: a title-like heading over a small body."""
         if self.children or not self.heading or is_year_heading(self.heading):
             return False
-        if heading_kind(self.heading) and not (_name_with_degrees(self.heading) or self._named_like_its_siblings()):
+        if heading_kind(self.heading) and not (is_name_with_degrees(self.heading) or self._named_like_its_siblings()):
             # "PhD Students" names a group; "Philippa Rowntree, PhD" a person, degree and all, and so
             # does "Hollis Grant" among cards headed by other people's names.
             return False
@@ -118,15 +118,6 @@ class Section:
 _CARD_SIZE = 600
 _BIO_CARD_SIZE = 3000
 _NAME_END = re.compile(r"\s*(?:[,(;|]|\s[-–—]\s)")
-
-
-def _name_with_degrees(text: str) -> bool:
-    """A person's name followed by their degrees ("Philippa Rowntree, PhD", "Ana Lima (MD, PhD)")."""
-    parts = _DEGREES_AFTER.split(text, maxsplit=1)
-    return len(parts) == 2 and is_person_name(parts[0]) and is_degree_list(parts[1])
-
-
-_DEGREES_AFTER = re.compile(r",\s*|\s+(?=\()")
 
 
 def _opens_with_a_name(text: str) -> bool:
