@@ -3286,3 +3286,33 @@ def test_a_cv_s_masthead_gives_its_owner_s_post_without_their_name() -> None:
     roles = _of(Role, _read(html))
     assert roles and all(not r.title.startswith("Tomasz") for r in roles)
     assert ("Lecturer in History", "Pellham College") in [(r.title, r.organization) for r in roles]
+
+
+def test_a_member_s_biography_gives_their_title_and_the_honours_it_lists() -> None:
+    bios = [
+        ("Mireille Okafor", "is Professor of Marine Chemistry and head of the group. She received her D.Phil. from "
+         "Wrexford in 2004. Her honours include the Tidewater Medal (2011), the Coastal Science Teaching Award (2019) "
+         "and the Halden Prize for Ocean Chemistry (2026). She is an Associate Editor of the Journal of Ocean "
+         "Chemistry."),
+        ("Dev Anand", "is a postdoctoral research associate working on trace metals in estuaries."),
+        ("Lina Berg", "is a third-year PhD student studying iron in sea ice."),
+    ]
+    html = "<h1>People</h1>" + "".join(f'<p class="member"><b>{n}</b> {bio}</p>' for n, bio in bios)
+    records = _read(html)
+    assert [(m.name, m.role) for m in _of(Member, records)] == [
+        ("Mireille Okafor", "Professor of Marine Chemistry and head of the group"),
+        ("Dev Anand", "postdoctoral research associate"),
+        ("Lina Berg", "third-year PhD student"),
+    ]
+    assert [(a.title, a.year) for a in _of(Award, records)] == [
+        ("Tidewater Medal", 2011), ("Coastal Science Teaching Award", 2019), ("Halden Prize for Ocean Chemistry", 2026)
+    ]
+
+
+def test_the_owner_s_introduction_lists_their_honours_in_a_sentence() -> None:
+    html = """<h1>Ines Amaro</h1><p>I am an Associate Professor of History at Pellham College. My awards include the
+    Maritime History Book Prize (2021) and a Pellham Teaching Excellence Award (2024).</p>
+    <h2>Publications</h2><ul><li>Amaro, I. (2020). <i>Salt and Empire</i>. Dunmore University Press.</li></ul>"""
+    assert [(a.title, a.year) for a in _of(Award, _read(html))] == [
+        ("Maritime History Book Prize", 2021), ("Pellham Teaching Excellence Award", 2024)
+    ]

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 
 from selectolax.lexbor import LexborHTMLParser
 
+from extractors.reading.awards import awards_in_prose
 from extractors.reading.classify import READERS, Decision, read_list
 from extractors.reading.context import Context, is_noise
 from extractors.reading.dates import parse_date_text
@@ -131,6 +132,7 @@ def read_tree(top: Box, title: str = "") -> Reading:
     lines = [line for line in intro if not is_noise(line)]
     owner = read_header_roles(lines[:12]) + read_tagline_roles(lines)
     bio = [role for line in intro for role in read_bio_roles(line)]
+    reading.records.extend(award for line in intro for award in awards_in_prose(line))
     owner += [role for role in bio if role.organization]
     if not owner and not any(isinstance(r, Role) for r in reading.records):
         # "I'm a PhD student interested in …" names no place: it is the owner's role only

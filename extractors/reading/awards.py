@@ -15,7 +15,7 @@ from extractors.reading.names import is_person_name
 from watcher.records import Award, Paper
 from watcher.text import clean_text, clean_title, parse_year
 
-__all__ = ["AWARD_WORDS", "paper_award", "parse_award_line", "read_award"]
+__all__ = ["AWARD_WORDS", "awards_in_prose", "paper_award", "parse_award_line", "read_award"]
 
 AWARD_WORDS = re.compile(
     r"\b(?:award(?:ed|ee)?s?|prizes?|medals?|honou?rs?|honou?rable mention|fellows?(?:hip)?s?|scholarships?"
@@ -189,3 +189,26 @@ def paper_award(text: object, paper: Paper) -> Award | None:
     if not title or len(title.split()) > 12 or not AWARD_WORDS.search(title):
         return None  # "Oral", "Spotlight": how the paper was presented, not an honour
     return Award(title=title, organization=paper.venue, year=paper.year)
+
+
+#: A biography's sentence listing honours: "Her honours include the X Prize (2010), the Y Award
+#: (2019) and the Z Medal (2026)." The list runs to the sentence's end (a stop before a space and a
+#: capital, or the text's end).
+_HONOURS_INCLUDE = re.compile(
+    r"\b(?:honou?rs|awards|prizes|distinctions|recognitions)(?:\s+(?:and|&)\s+(?:awards|honou?rs|prizes))?"
+    r"\s+(?:include[sd]?|have included)\s+(?P<list>.{5,400}?)(?:\.(?=\s+[A-Z]|\s*$)|$)",
+    re.I,
+)
+_LIST_PARTS = re.compile(r",\s+(?:and\s+)?|\s+and\s+(?=the\b|an?\b|[A-Z])")
+
+
+def awards_in_prose(text: str) -> list[Award]:
+    """The honours a biography lists in one sentence, each named (and dated) as on a list's line."""
+    awards = []
+    for found in _HONOURS_INCLUDE.finditer(text):
+        for part in _LIST_PARTS.split(found["list"]):
+            part = re.sub(r"^(?:the|an?)\s+", "", part.strip())
+            if AWARD_WORDS.search(part) and (award := parse_award_line(part)) is not None:
+                awards.append(award)
+    return awards
+

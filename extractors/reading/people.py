@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from extractors.reading.awards import parse_award_line
+from extractors.reading.awards import awards_in_prose, parse_award_line
 from extractors.reading.context import Context, Reading, is_noise, is_prose
 from extractors.reading.entries import Entry, is_cited
 from extractors.reading.names import (
@@ -84,10 +84,11 @@ def read_member(entry: Entry, context: Context) -> Reading | None:
     score += 0.1 if len(text) <= 300 else 0.0
     if is_prose(text, 80) and not stated:
         score -= 0.3
-    cites = _looks_like_citation(text) or (line_index >= 0 and _opens_an_author_list(entry.lines[line_index]))
+    cites = _looks_like_citation(text, name) or (line_index >= 0 and _opens_an_author_list(entry.lines[line_index]))
     if cites or (context.kind != "member" and is_cited(entry)):
         score -= 0.5
-    return Reading.of(Member(name=name, role=role or None, url=url), score, _card_awards(entry, name, stated))
+    awards = _card_awards(entry, name, stated) + tuple(awards_in_prose(text))
+    return Reading.of(Member(name=name, role=role or None, url=url), score, awards)
 
 
 #: Words that name an honour and never a position ("Scholar", "Fellow" and "Chair" are both).
@@ -195,9 +196,10 @@ def _biography_role(lines: list[str], name: str) -> str:
     return ""
 
 
-#: "is a fourth-year PhD student working on …": the role a biography sentence states.
+#: "is a fourth-year PhD student working on …", "is Professor of Chemistry": the role a biography
+#: sentence states (a title without its article is capitalised).
 _BIO_ROLE = re.compile(
-    r"^(?:is|was)\s+(?:currently\s+|now\s+)?(?:an?|the)\s+(?P<role>[^,.;()]{2,80}?)"
+    r"^(?:is|was)\s+(?:currently\s+|now\s+)?(?:(?:an?|the)\s+|(?-i:(?=[A-Z])))(?P<role>[^,.;()]{2,80}?)"
     r"(?=\s+(?:working|who|whose|studying|researching|focusing|interested|advised|supervised|and\s+(?:is|works))\b"
     r"|\s*[,.;(]|\s*$)",
     re.I,
@@ -325,10 +327,16 @@ def singular(group: str) -> str:
     return f"{head} {last}" if head else last
 
 
+#: What follows a person's name where a biography, not a citation, opens: "Jane Doe is Professor of …".
+_BIOGRAPHY_OPENING = re.compile(r"^,?\s+(?:is|was|joined|has been|holds|leads)\b")
 _CITATION = re.compile(r"\b(?:19|20)\d\d\b.*\b(?:journal|proceedings|conference|vol\.|pp\.)", re.I)
 
 
-def _looks_like_citation(text: str) -> bool:
+def _looks_like_citation(text: str, name: str) -> bool:
+    """A year then a journal's words, in a text that is no biography of ``name`` ("… received her
+    D.Phil. in 2003 … Associate Editor of the Journal of X")."""
+    if text.startswith(name) and _BIOGRAPHY_OPENING.match(text[len(name) :]):
+        return False
     return len(text) > 80 and _CITATION.search(text) is not None
 
 
