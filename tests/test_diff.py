@@ -551,10 +551,18 @@ def test_redesign_that_replaces_most_items_is_suspect() -> None:
     assert result.suspect == "10 of 10 items would be removed"
 
 
-def test_a_kind_that_vanishes_is_suspect() -> None:
+def test_a_kind_that_vanishes_is_held_while_the_others_are_diffed() -> None:
     news = [NewsItem(date=f"2025-0{n}-01", text=f"Item {n}") for n in range(1, 6)]
     result = run(papers(20) + news, papers(20))
-    assert result.suspect == "all 5 news items vanished" and result.changes == ()
+    assert result.suspect is None and result.held == ("news",) and result.changes == ()
+    # The kinds the page still shows as before tell their changes; the vanished kind tells none.
+    members = [Member(name=f"Ana Lima {n}", role="PhD student") for n in "ABCDEF"]
+    new_post = NewsItem(date="2025-09-01", text="Our paper on tides is out")
+    result = run(papers(20) + news + members, [new_post, *news])
+    assert result.suspect is None and result.held == ("member", "paper")
+    assert [(c.change, c.kind) for c in result.changes] == [("added", "news")]
+    # A page that keeps too little of what it showed is suspect as a whole.
+    assert run(papers(20) + news[:3], news[:3]).suspect is not None
 
 
 def test_small_sources_below_the_guard_size_report_removals() -> None:

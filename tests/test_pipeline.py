@@ -293,6 +293,45 @@ def test_a_page_that_keeps_its_collapsed_shape_is_diffed_with_its_last_suspect_r
         assert session.get(Source, source_id).last_status != "suspect"
 
 
+def lab_home(news: list[tuple[str, str]], people: list[tuple[str, str]]) -> str:
+    posts = "".join(f"<li><b>{day}</b> – {text}</li>" for day, text in news)
+    members = "".join(f"<li><b>{name}</b>, {role}</li>" for name, role in people)
+    people_part = f"<h2>People</h2><ul>{members}</ul>" if people else ""
+    return f"<html><body><h1>Tide Lab</h1><h2>News</h2><ul>{posts}</ul>{people_part}</body></html>"
+
+
+def test_a_home_page_whose_people_move_away_tells_its_news_and_lets_its_people_go_quietly(
+    database: Database, static_site: tuple[StaticSite, str]
+) -> None:
+    site, base = static_site
+    news = [(f"2026-0{n}-02", f"Lab retreat number {n} at the coast station") for n in range(5, 0, -1)]
+    people = [(f"Ana Lima {n}", "PhD student") for n in ("Abreu", "Borges", "Costa", "Dias", "Esteves", "Faria")]
+    site.set("/", Page(lab_home(news, people)))
+    clock = Clock()
+    source_id = add_ada(database, base, clock)
+    run_check(database, source_id, clock)
+    # The people move to a page of their own as a new post goes up.
+    posted = [("2026-07-01", "Our paper on tidal mixing is out in Estuaries"), *news]
+    site.set("/", Page(lab_home(posted, [])))
+    clock.tick(hours=12)
+    assert run_check(database, source_id, clock).status == "changed"
+
+    def told() -> list[tuple[str, str]]:
+        with database.session() as session:
+            return [(c.kind, c.change) for c in session.scalars(select(Change).order_by(Change.id))]
+
+    def members() -> int:
+        query = select(func.count()).select_from(Item).where(Item.removed_at.is_(None), Item.kind == "member")
+        with database.session() as session:
+            return session.scalar(query) or 0
+
+    assert told() == [("news", "added")] and members() == len(people)  # held, not removed
+    # Read so again, the page has let them go: no longer watched here, and no removal told.
+    clock.tick(hours=12)
+    run_check(database, source_id, clock)
+    assert told() == [("news", "added")] and members() == 0
+
+
 def test_an_error_page_seen_twice_stays_suspect(watched: tuple[Database, StaticSite, int, Clock]) -> None:
     database, site, source_id, clock = watched
     run_check(database, source_id, clock)

@@ -20,7 +20,9 @@ template the extractor no longer reads than a researcher deleting their work. Th
 that is read as new items would spam just as badly); the pipeline keeps the old items
 and warns the operator. A rolling "latest news" list is not a collapse: items that leave
 from the old end of a list while as many arrive at the new end (by date, or by position
-beside items that stay) are removals the guard does not count.
+beside items that stay) are removals the guard does not count. A page that stops showing whole
+kinds of items while it shows at least a guard's worth of its others as before is not suspect:
+those kinds are ``held`` (nothing of them told, their items kept) and the others are diffed.
 
 The reformat guard: when one check would modify most items of a list in the same way (a
 new citation style, a reformatted author list) or remove and re-add most of them under a
@@ -125,6 +127,10 @@ class DiffResult:
     refreshed: tuple[ItemRefresh, ...] = ()
     #: Why a list looks re-rendered ("reformatted: 38 of 41 papers changed format"), or None.
     reformatted: str | None = None
+    #: Kinds whose items the page stopped showing while it shows its others as before (a home page
+    #: whose people and papers moved to pages of their own): their stored items are held, not
+    #: removed, and no change of them is told; ``changes`` tells the other kinds'.
+    held: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -284,8 +290,16 @@ def diff_items(
     rotated = _rotated_out(old, new, lost, found)
     unexplained = [e for e in lost if id(e) not in rotated]
     reason = _collapse_reason(old, new, unexplained, min_ratio=min_ratio, min_items=min_items_for_guard)
+    held: tuple[str, ...] = ()
     if reason is not None:
-        return DiffResult(changes=(), suspect=reason, unchanged=0)
+        held = _collapsed_kinds(old, new, unexplained, min_ratio=min_ratio, min_items=min_items_for_guard)
+        if not held:
+            return DiffResult(changes=(), suspect=reason, unchanged=0)
+        old, new = [e for e in old if e.kind not in held], [e for e in new if e.kind not in held]
+        deltas = [(b, a, d) for b, a, d in deltas if b.kind not in held]
+        renderings = [(b, a) for b, a in renderings if b.kind not in held]
+        lost = [e for e in lost if e.kind not in held]
+        found = [e for e in found if e.kind not in held]
     # A list read anew in another layout tells neither its vanished items nor its new ones.
     read_anew = _read_anew(old, lost, found)
     reformats = {**reformats, **read_anew}
@@ -316,6 +330,7 @@ def diff_items(
         unchanged=unchanged,
         refreshed=tuple(refreshed),
         reformatted="; ".join(reformats.values()) or None,
+        held=held,
     )
 
 
@@ -1247,6 +1262,25 @@ def _collapse_reason(
         if count >= min_items and not new_kinds[kind]:
             return f"all {count} {kind} items vanished"
     return None
+
+
+def _collapsed_kinds(
+    old: Sequence[_Entry], new: Sequence[_Entry], lost: Sequence[_Entry], *, min_ratio: float, min_items: int
+) -> tuple[str, ...]:
+    """The kinds a page stopped showing (all or most of their items gone) while it still shows its
+    other kinds, at least ``min_items`` of them, as before; () when the page as a whole collapsed."""
+    old_kinds, new_kinds = Counter(e.kind for e in old), Counter(e.kind for e in new)
+    collapsed = tuple(sorted(k for k, n in old_kinds.items() if new_kinds[k] < min_ratio * n))
+    if not collapsed:
+        return ()
+    rest_old = [e for e in old if e.kind not in collapsed]
+    rest_new = [e for e in new if e.kind not in collapsed]
+    rest_lost = [e for e in lost if e.kind not in collapsed]
+    if len(rest_old) < min_items or _collapse_reason(
+        rest_old, rest_new, rest_lost, min_ratio=min_ratio, min_items=min_items
+    ):
+        return ()
+    return collapsed
 
 
 def _label(entry: _Entry) -> str:

@@ -228,8 +228,8 @@ async def read_document(
             repo_state=repo.state,
             not_modified=repo.not_modified,
         )
-    if _extractor_outdated(state):
-        # A 304 would leave nothing to re-read: ask for the body so the new extractor reads it.
+    if _read_again(state):
+        # A 304 would leave nothing to re-read: ask for the body so it is read anew.
         state = {}
     if is_api_spec(url):
         return await _read_index(services, url, state)
@@ -605,11 +605,16 @@ def _previous_files(services: Services, view: _SourceView) -> dict[str, str]:
 
 
 def _content_unchanged(view: _SourceView, fetched: Fetched) -> bool:
-    """A 304, or the same bytes as last time read by the same extractor version."""
+    """A 304, or the same bytes as last time read by the same extractor version, with nothing held."""
     state = view.fetch_state
     same = fetched.not_modified or (bool(fetched.body) and fetched.hash == state.get("hash"))
-    # A newer extractor re-reads old content, so an upgrade takes effect without a page edit.
-    return same and not _extractor_outdated(state)
+    return same and not _read_again(state)
+
+
+def _read_again(state: Mapping[str, Any]) -> bool:
+    """Whether unchanged content is read anew: a newer extractor re-reads it, so an upgrade takes
+    effect without a page edit; a page that holds items it stopped showing lets them go."""
+    return _extractor_outdated(state) or bool(state.get("held_kinds"))
 
 
 def _extractor_outdated(state: Mapping[str, Any]) -> bool:
@@ -781,6 +786,8 @@ def _apply_extraction(
     )
     if check_removals:
         result, kept = keep_shown_items(result, shown_now, members=a_page)
+    held = _held_items(state, previous, result)
+    kept |= held
     if not rebaseline and switched:
         result = without_reader_differences(result, _previous_shown(session, view.url, state, fetched), shown_now)
     elif not rebaseline and a_page and additions_to_check(result):
@@ -809,6 +816,10 @@ def _apply_extraction(
     state.update(reading)
     state.pop("suspect_reading", None)
     state.pop("missing_since", None)
+    if held:
+        state["held_kinds"] = list(result.held)
+    else:
+        state.pop("held_kinds", None)
     if kept:
         # The stored items are more than this reading: the next reading must be diffed, even
         # the same one, to tell the kept items' removal once the page drops them.
@@ -818,6 +829,9 @@ def _apply_extraction(
     source.last_error = _partial(extraction)
     if result.reformatted and not rebaseline:
         _tell_reformat(services, session, source, result.reformatted, now)
+    if held:
+        kinds = ", ".join(f"{kind}s" for kind in result.held)
+        _tell_reformat(services, session, source, f"the page no longer shows its {kinds}: kept as they were", now)
     if settled is not None:
         _tell_reformat(services, session, source, _SETTLED, now)
     return CheckOutcome(
@@ -920,6 +934,15 @@ _SUSPECT_KEPT = 2000
 #: Statuses that say a page does not exist (yet), as opposed to failing to serve it.
 _MISSING = (404, 410)
 _SETTLED = "settled: the page kept the shape of its last suspect reading; its earlier items are no longer watched"
+
+
+def _held_items(state: Mapping[str, Any], previous: Sequence[Any], result: DiffResult) -> set[tuple[str, str]]:
+    """The stored items of the kinds ``result`` holds (the page stopped showing them while it shows its
+    others as before), to keep as they are; none when the page held those kinds at its last check
+    too: read twice so, it has let them go (its people moved to a page of their own), silently."""
+    if not result.held or set(result.held) <= set(state.get("held_kinds", ())):
+        return set()
+    return {(item.kind, item.key) for item in previous if item.kind in result.held}
 
 
 def _settled_reading(state: Mapping[str, Any], previous: Sequence[Any], records: Sequence[Record]) -> Any:

@@ -227,9 +227,11 @@ def _echoed_modifications(session: Session, site: list[int], since: datetime, ad
 
 def _reading_sources(session: Session, site: list[int]) -> list[int]:
     """The site's sources whose stored items are what they show: not one read as suspect (a page
-    that lost its list keeps its last items stored, but no longer shows them)."""
-    suspect = set(session.scalars(select(Source.id).where(Source.id.in_(site), Source.last_status == "suspect")))
-    return [source_id for source_id in site if source_id not in suspect]
+    that lost its list keeps its last items stored, but no longer shows them; nor one that holds
+    the kinds of items it stopped showing)."""
+    sources = session.scalars(select(Source).where(Source.id.in_(site))).all()
+    showing = {s.id for s in sources if s.last_status != "suspect" and not (s.fetch_state or {}).get("held_kinds")}
+    return [source_id for source_id in site if source_id in showing]
 
 
 def _still_on_site(session: Session, removed: list[Change], site: list[int]) -> list[Change]:
