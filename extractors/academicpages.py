@@ -820,16 +820,31 @@ def _news_posts(files: Mapping[str, str]) -> list[NewsItem]:
     """Posts filed as news (``categories: news``, ``tags: [announcement]``): the theme's posts are
     a blog, but a site that files some of them as news lists its news there."""
     items = []
+    all_news = _posts_menu_named_news(files.get("_data/navigation.yml", ""))
     for path in sorted(files):
         if path.startswith("_posts/") and path.endswith((".md", ".markdown")):
             meta, _body = parse_front_matter(files[path])
             filed = " ".join(front_matter_text(meta.get(key)) for key in ("categories", "category", "tags", "type"))
-            if _NEWS_FILING.search(filed) and (item := news_from_post(path, files[path])) is not None:
+            if (all_news or _NEWS_FILING.search(filed)) and (item := news_from_post(path, files[path])) is not None:
                 items.append(item)
     return items
 
 
 _NEWS_FILING = re.compile(r"\b(?:news|announcements?|updates?)\b", re.I)
+#: Where the theme lists its posts: the archive a site's menu may call "News".
+_POSTS_ARCHIVES = frozenset({"/year-archive/", "/posts/", "/blog/"})
+
+
+def _posts_menu_named_news(navigation: str) -> bool:
+    """Whether the site's menu names its posts' archive "News" (or "Updates"): then every post is news."""
+    menu = load_yaml(navigation) if navigation else None
+    entries = menu.get("main") if isinstance(menu, dict) else None
+    return any(
+        isinstance(entry, dict)
+        and _NEWS_FILING.search(str(entry.get("title", "")))
+        and str(entry.get("url", "")).rstrip("/") + "/" in _POSTS_ARCHIVES
+        for entry in entries or []
+    )
 
 
 _COLLECTION_FILE = re.compile(r"^_(?P<name>[a-z][\w-]*)/[^/]+\.md$")

@@ -308,6 +308,21 @@ def test_a_cv_kept_as_a_json_resume_gives_the_positions_and_the_biography_adds_n
     ]
 
 
+@pytest.mark.parametrize(("menu_title", "news"), [("News", True), ("Blog Posts", False)])
+def test_posts_are_news_where_the_menu_names_their_archive_news(menu_title: str, news: bool) -> None:
+    post = "---\ntitle: 'Welcome {who}'\ndate: 2025-09-0{n}\ntags:\n  - people\n---\n\nWe welcome **{who}**.\n"
+    files = {
+        "_config.yml": "author:\n  name: Soil Lab\nrepository: soil/soil.github.io\n",
+        "_pages/about.md": "---\npermalink: /\nauthor_profile: true\n---\nWe study soil microbes.\n",
+        "_data/navigation.yml": f"main:\n  - title: People\n    url: /people/\n  - title: {menu_title}\n"
+        "    url: /year-archive/\n",
+        **{f"_posts/2025-09-0{n}-welcome.md": post.format(who=who, n=n) for n, who in ((1, "Tavita"), (2, "Jonah"))},
+    }
+    records = EXTRACTOR.parse(Document(url="github:soil/soil.github.io", files=files))
+    told = [(r.date, r.text) for r in records if isinstance(r, NewsItem)]
+    assert told == ([("2025-09-01", "Welcome Tavita"), ("2025-09-02", "Welcome Jonah")] if news else [])
+
+
 def test_an_archive_item_whose_excerpt_is_its_citation_gives_authors_and_journal() -> None:
     from extractors.academicpages import rendered_records
 
