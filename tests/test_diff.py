@@ -377,6 +377,20 @@ def test_a_post_with_its_unit_left_out_and_its_start_month_given_is_the_same_pos
     assert only(run(before, redated)).delta == {"start": {"old": "2019", "new": "2018-09"}}
 
 
+def test_a_position_s_field_or_programme_given_or_left_out_is_the_same_position() -> None:
+    lab = [Member(name=f"Ana Lima {n}", role="PhD student") for n in "ABCD"]
+    before = [*lab, Member(name="Hana Ito", role="Undergraduate Researcher (B.S. Computer Science)"),
+              Role(title="Assistant Professor of Data Sciences", organization="Pellham College")]
+    after = [*lab, Member(name="Hana Ito", role="Undergraduate Researcher"),
+             Role(title="Assistant Professor", organization="Pellham College")]
+    assert not run(before, after).changes
+    assert not run(after, before).changes
+    # A post left out is news.
+    chair = [*lab, Role(title="Professor of Geology and Department Chair", organization="Pellham College")]
+    professor = [*lab, Role(title="Professor of Geology", organization="Pellham College")]
+    assert only(run(chair, professor)).change == "modified"
+
+
 def test_a_post_taken_up_beside_the_same_post_named_more_fully_is_news() -> None:
     before = [*papers(4), Role(title="Professor of Geology", organization="Department of Geological Sciences")]
     chair = Role(title="Professor of Geology and Department Chair",

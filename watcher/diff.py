@@ -965,7 +965,7 @@ def _reportable(rule: FieldRule, old: Any, new: Any) -> bool:
         or (rule.year_tolerant and _only_a_year_added(old, new))
         or (rule.span_tolerant and _only_years_dropped(old, new))
         or (rule.touch_up_tolerant and _only_touched_up(old, new))
-        or (rule.detail_tolerant and _only_detail_added(old, new))
+        or (rule.detail_tolerant and (_only_detail_added(old, new) or _only_detail_added(new, old)))
         or (rule.fuller_tolerant and _only_named_more_fully(old, new))
         or (rule.former_tolerant and (_former_note_left_out(old, new) or _same_destination(old, new)))
         or (rule.headline_tolerant and _same_headline(old, new))
@@ -1118,6 +1118,13 @@ def _only_touched_up(old: str, new: str) -> bool:
 
 #: Words that start a position's field: "Professor of X", "PhD student in Y".
 _QUALIFIER_START = frozenset({"of", "in", "for"})
+#: A degree's letters, as keys give them ("b s", "bsc", "m a", "ph d").
+_DEGREE_LETTERS = (["b", "s"], ["b", "sc"], ["b", "a"], ["m", "s"], ["m", "sc"], ["m", "a"], ["ph", "d"], ["bs"],
+                   ["bsc"], ["ba"], ["ms"], ["msc"], ["ma"], ["phd"], ["mph"], ["meng"], ["beng"])
+
+
+def _opens_with_a_degree(words: list[str]) -> bool:
+    return any(words[: len(letters)] == letters and len(words) > len(letters) for letters in _DEGREE_LETTERS)
 #: Words that make a new position of an old one, whatever else is put in.
 _POSITION_WORDS = frozenset({
     "alumni", "alumnus", "alumna", "former", "emeritus", "emerita", "now", "graduated", "left", "retired",
@@ -1146,8 +1153,8 @@ def _only_detail_added(old: str, new: str) -> bool:
         return True  # "Undergraduate" -> "Undergraduate Researcher": a group's name said of one of them
     if any(w in _POSITION_WORDS or any(ch.isdigit() for ch in w) for w in inserted):
         return False
-    if inserted[0] in _QUALIFIER_START:
-        return len(inserted) >= 2
+    if inserted[0] in _QUALIFIER_START or _opens_with_a_degree(inserted):
+        return len(inserted) >= 2  # "of Data Sciences"; "B.S. Biology", the programme they study in
     if len(inserted) > 5:
         return False
     if inserted[-1] == "fellow":  # "ACM Fellow", not "Fellow" or "Research Fellow"
