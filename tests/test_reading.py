@@ -3316,3 +3316,12 @@ def test_the_owner_s_introduction_lists_their_honours_in_a_sentence() -> None:
     assert [(a.title, a.year) for a in _of(Award, _read(html))] == [
         ("Maritime History Book Prize", 2021), ("Pellham Teaching Excellence Award", 2024)
     ]
+
+
+def test_a_last_updated_field_after_the_honours_is_no_award() -> None:
+    html = """<article><h1>Miriam Vos</h1><div class="field"><h2 class="field__label">Honors</h2>
+    <div class="field__item"><ul><li>Excellence in Teaching Award (2024)</li><li>Order of the Coif (2014)</li></ul>
+    </div></div><div class="field field--name-field-last-updated field--label-inline">
+    <div class="field__label">Last updated</div><div class="field__item"><time>January 20, 2026</time></div></div>
+    </article>"""
+    assert [a.title for a in _of(Award, _read(html))] == ["Excellence in Teaching Award", "Order of the Coif"]
