@@ -3325,3 +3325,22 @@ def test_a_last_updated_field_after_the_honours_is_no_award() -> None:
     <div class="field__label">Last updated</div><div class="field__item"><time>January 20, 2026</time></div></div>
     </article>"""
     assert [a.title for a in _of(Award, _read(html))] == ["Excellence in Teaching Award", "Order of the Coif"]
+
+
+def test_a_timeline_s_dates_title_and_place_lines_and_a_header_s_linked_institution() -> None:
+    job = ('<li><time>{when}</time><h3>{title}</h3><div><a href="https://{host}/">{place}</a> · {town}</div>'
+           "<div>{note}</div></li>")
+    jobs = [("Jan 2026 – Present", "Assistant Professor", "uni.example.edu", "Pellham University", "Pellham, Ohio",
+             "Teaching cloud physics and leading a research group."),
+            ("Sep 2021 – Dec 2025", "Project Scientist", "lab.example.org", "Tidewater Climate Laboratory",
+             "Boulder, Colorado", "Led the cloud-feedback evaluation of the model.")]
+    html = f"""<div class="profile"><div class="name">Nadia Holt</div><div class="post">Assistant Professor</div>
+    <div class="org"><a href="https://uni.example.edu/">Pellham University</a></div>
+    <div class="bio"><p>Nadia Holt studies how clouds respond to warming and why climate models disagree.</p></div>
+    <div><div class="title">Interests</div><ul><li>Cloud feedbacks</li><li>Tropical convection</li></ul></div></div>
+    <section id="experience"><div class="title">Experience</div><ol>{"".join(job.format(when=w, title=t, host=h,
+    place=p, town=c, note=n) for w, t, h, p, c, n in jobs)}</ol></section>"""
+    assert sorted((r.title, r.organization, r.start) for r in _of(Role, _read(html))) == [
+        ("Assistant Professor", "Pellham University", "2026-01"),
+        ("Project Scientist", "Tidewater Climate Laboratory", "2021-09"),
+    ]

@@ -31,7 +31,7 @@ from extractors.reading.entries import Entry, entry_of_box, entry_of_card, entry
 from extractors.reading.names import is_name_with_degrees, is_person_name
 from extractors.reading.owner import read_bio_roles, read_header_roles, read_tagline_roles
 from extractors.reading.records import Group, find_groups
-from extractors.reading.roles import dedupe_roles
+from extractors.reading.roles import ORG_WORDS, dedupe_roles
 from extractors.reading.sections import Placed, Section, segment
 from extractors.reading.tree import (
     Box,
@@ -118,7 +118,7 @@ def read_tree(top: Box, title: str = "") -> Reading:
             reading.records.extend(decision.records)
             if in_intro and decision.kind is None:
                 # A menu's items ("Staff", "Publications") are where the site goes, not its owner's post.
-                intro.extend(line for entry in entries if not is_menu_item(entry) for line in entry.lines)
+                intro.extend(line for entry in entries if not _a_menu_link(entry) for line in entry.lines)
             reading.lists.append(
                 ListReport(
                     where=" > ".join(section.path) or "(top of the page)",
@@ -402,6 +402,15 @@ def _announced(section: Section) -> str | None:
             return kind
         current = current.parent
     return None
+
+
+def _a_menu_link(entry: Entry) -> bool:
+    """A menu's item; not the owner's institution linked to its own site under their post
+    ("Assistant Professor" over a link to "University of X")."""
+    if not is_menu_item(entry):
+        return False
+    href = entry.links[0].href or ""
+    return not (href.startswith(("http://", "https://")) and ORG_WORDS.search(entry.text))
 
 
 def _heading_kind(heading: str) -> str | None:

@@ -14,7 +14,7 @@ from extractors.reading.context import LINK_WORDS, is_link_row
 from extractors.reading.dates import find_range
 from extractors.reading.names import is_person_name
 from extractors.reading.people import ROLE_WORDS as _ROLE_WORDS
-from extractors.reading.roles import ORG_WORDS
+from extractors.reading.roles import ORG_WORDS, PIECE_SEPARATOR
 from extractors.reading.vocabulary import is_intro_heading
 from watcher.records import Role
 from watcher.text import clean_text, clean_title
@@ -244,14 +244,14 @@ _STATE_CODE = re.compile(r",\s*[A-Z]{2}\b")
 _PLACE_OR_NUMBER = re.compile(r"^[\w .'-]+,\s*[A-Z]{2}\b|^\d")
 
 
-_HEADER_PIECE = re.compile(r"\s+[·•|]\s+")
+
 
 
 def read_header_roles(lines: Sequence[str]) -> list[Role]:
     """The page owner's position from its header lines: a short title line, then the organisation."""
     roles: list[Role] = []
     for i, line in enumerate(lines[:12]):
-        if (pieces := _HEADER_PIECE.split(line)) and len(pieces) > 1 and not is_link_row(line):
+        if (pieces := PIECE_SEPARATOR.split(line)) and len(pieces) > 1 and not is_link_row(line):
             line = f"{pieces[0]}, {pieces[1]}"  # "Associate Professor of X · University of Y": its place set apart
         # A short title, or a title with its place after a comma ("Associate Professor of X, University of Y").
         words = len(line.split())
@@ -268,7 +268,7 @@ def read_header_roles(lines: Sequence[str]) -> list[Role]:
         # portrait's caption names the owner, no place; the heading of the page's first part ("Overview") none.
         after = [
             x
-            for x in (_HEADER_PIECE.split(y, maxsplit=1)[0] for y in lines[i + 1 : i + 4])
+            for x in (PIECE_SEPARATOR.split(y, maxsplit=1)[0] for y in lines[i + 1 : i + 4])
             if not _HEADER_SKIP.search(x) and len(x.split()) <= 12 and not is_person_name(x) and not is_intro_heading(x)
         ]
         organization = None

@@ -21,6 +21,7 @@ from watcher.text import clean_text, clean_title, normalise_key, one_within_the_
 __all__ = [
     "EDUCATION_WORDS",
     "ORG_WORDS",
+    "PIECE_SEPARATOR",
     "dedupe_roles",
     "drop_undated_roles",
     "parse_role_line",
@@ -75,9 +76,13 @@ def read_role(entry: Entry, context: Context) -> Reading | None:
     role = _stated_role(entry, lines, bold)
     if role is None:
         return None
-    if role.organization is None and (role.start or role.end) and len(lines) > 1 and _names_a_place(lines[1]):
-        # "Consultant (2025–Present)" over "Sony Interactive Entertainment": the title line, then where.
-        role = replace(role, organization=clean_text(lines[1]))
+    # "Consultant (2025–Present)" over "Sony Interactive Entertainment": the title line, then where; or
+    # the dates on a line of their own, the title, then where ("Jan 2026 – Present", "Lecturer", "X · Town").
+    place_at = 2 if len(lines) > 2 and clean_title(lines[1]) == role.title and _only_dates(lines[0]) else 1
+    if role.organization is None and (role.start or role.end) and len(lines) > place_at and _names_a_place(
+        place := PIECE_SEPARATOR.split(lines[place_at], maxsplit=1)[0]
+    ):
+        role = replace(role, organization=clean_text(place))
     elif _only_a_place(role) and (post := next((line for line in lines[1:3] if _names_a_post(line)), None)):
         # "Quillmark Labs", "2022 – Present", "Research Scientist": where and when, then the post.
         role = replace(role, title=clean_title(post), organization=role.title)
@@ -159,6 +164,15 @@ def _names_a_post(line: str) -> bool:
         _names_a_place(line)
         and bool(ROLE_WORDS.search(line) or EDUCATION_WORDS.search(line))
     )
+
+
+#: What parts a line's pieces: a place's town after a middle dot ("University of X · Madison, Wisconsin").
+PIECE_SEPARATOR = re.compile(r"\s+[·•|]\s+")
+
+
+def _only_dates(line: str) -> bool:
+    span = find_range(line)
+    return span is not None and not line[: span[2]].strip() and not line[span[3] :].strip(" .,;")
 
 
 def _names_a_place(line: str) -> bool:
