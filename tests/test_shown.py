@@ -99,3 +99,13 @@ def test_a_new_reader_s_values_the_old_page_showed_are_its_difference_but_a_lone
                        after={"title": "Graduate Teaching Fellow"}, delta={"end": {"old": None, "new": "2024"}})
     result = without_reader_differences(DiffResult(changes=(venue, ended), suspect=None, unchanged=0), before, "")
     assert result.changes == (ended,)
+
+
+def test_an_education_list_read_anew_is_no_news_but_posts_of_two_words_still_are() -> None:
+    shown_before = " education phd in atmospheric science 2018 msc in meteorology 2014 bsc in physics 2012 professor "
+    degrees = [_added("role", title=t) for t in ("PhD in Atmospheric Science", "MSc in Meteorology", "BSc in Physics")]
+    result = without_read_anew(DiffResult(changes=tuple(degrees), suspect=None, unchanged=0), shown_before)
+    assert result.changes == ()
+    posts = tuple(_added("role", title=t) for t in ("Assistant Professor", "Associate Professor", "Full Professor"))
+    short = DiffResult(changes=posts, suspect=None, unchanged=0)
+    assert without_read_anew(short, " assistant professor associate professor full professor ") is short

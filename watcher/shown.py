@@ -52,8 +52,9 @@ __all__ = [
 
 #: The field that holds each kind's words, and how many words make it the item's own.
 _LABELS = {"paper": ("title", 4), "award": ("title", 4), "news": ("text", 6)}
-#: For additions, a member's full name is theirs too: their entry is what a redesign re-renders.
-_ADDED_LABELS = {**_LABELS, "member": ("name", 2)}
+#: For additions, a member's full name is theirs too: their entry is what a redesign re-renders; and
+#: a post's title of three words or more ("PhD in Atmospheric Science" of an education list read anew).
+_ADDED_LABELS = {**_LABELS, "member": ("name", 2), "role": ("title", 3)}
 #: How many additions of one kind, already shown before, make a list read anew.
 _READ_ANEW = 3
 _UNSHOWN = ["script", "style", "template"]
