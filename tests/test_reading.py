@@ -3344,3 +3344,16 @@ def test_a_timeline_s_dates_title_and_place_lines_and_a_header_s_linked_institut
         ("Assistant Professor", "Pellham University", "2026-01"),
         ("Project Scientist", "Tidewater Climate Laboratory", "2021-09"),
     ]
+
+
+def test_citation_fields_named_in_another_language_are_read_by_their_names() -> None:
+    entry = ('<li><span class="titulo">{title}</span>. <span class="autores"><b>L. Ortiz</b>, X. Urrutia</span>. '
+             '<span class="revista"><i>{venue}</i></span>.</li>')
+    works = [("Dialect Robustness of Language Models in Spanish", "ACL 2025"),
+             ("A Treebank of Spoken Basque Dialects", "EACL 2023")]
+    html = "<h2>Publicaciones / Publications</h2><ol>" + "".join(entry.format(title=t, venue=v) for t, v in works)
+    assert [(p.title, p.venue) for p in _of(Paper, _read(html + "</ol>"))] == [
+        ("Dialect Robustness of Language Models in Spanish", "ACL"),
+        ("A Treebank of Spoken Basque Dialects", "EACL"),
+    ]
+

@@ -142,16 +142,18 @@ def measure(top: Box) -> Box:
 # ------------------------------------------------------------------ fields named by classes
 
 #: Class or id words that name what an element holds, in the words templates use for it.
+#: Field names as pages in other languages write them too: Spanish and Portuguese, French, German, Italian.
 _FIELD_WORDS: tuple[tuple[str, str], ...] = (
-    ("authors", r"authors?|byline|creators?"),
-    ("venue", r"venue|journal|conference|booktitle|publisher|periodical|publication-?venue|pub-?venue|source"),
-    ("date", r"date|time|datetime|pubdate|created|when|posted|published|year|day"),
-    ("name", r"name|fullname|person-?name|member-?name|people-?name"),
+    ("authors", r"authors?|byline|creators?|autor(?:es)?|auteurs?|autoren|autori"),
+    ("venue", r"venue|journal|conference|booktitle|publisher|periodical|publication-?venue|pub-?venue|source"
+     r"|revista|revue|zeitschrift|rivista"),
+    ("date", r"date|time|datetime|pubdate|created|when|posted|published|year|day|fecha|datum"),
+    ("name", r"name|fullname|person-?name|member-?name|people-?name|nombre|nome"),
     ("role", r"role|position|job|jobtitle|designation|occupation|status|subtitle"),
     # A member's degree is their role only where no post is stated beside it.
     ("degree", r"degree"),
     ("affiliation", r"affiliations?|institution|organi[sz]ation|org|company|employer|university"),
-    ("title", r"\w*title|ttl|headline|heading"),
+    ("title", r"\w*title|ttl|headline|heading|t[ií]tulo|titre|titel|titolo"),
     ("abstract", r"abstract|summary|tldr|teaser|excerpt|description|desc|bio|biography|details?"),
     ("links", r"links?|buttons?|btns?|badges?|actions?|tags?|icons?|social"),
 )
