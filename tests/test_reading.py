@@ -3357,3 +3357,14 @@ def test_citation_fields_named_in_another_language_are_read_by_their_names() -> 
         ("A Treebank of Spoken Basque Dialects", "EACL"),
     ]
 
+
+
+def test_one_author_then_the_year_as_a_sentence_of_its_own_is_the_author_list() -> None:
+    html = """<h2>Publications</h2><ul>
+    <li><b>Lucía Ortiz</b>. 2022. Recursos léxicos para el asturiano. <i>Procesamiento del Lenguaje Natural</i>,
+    69:33–44.</li>
+    <li>Marta Ruiz and <b>Lucía Ortiz</b>. 2021. Quantum walks on trees. <i>Journal of Walks</i>, 2:1–9.</li></ul>"""
+    assert [(p.title, p.authors, p.year) for p in _of(Paper, _read(html))] == [
+        ("Recursos léxicos para el asturiano", ("Lucía Ortiz",), 2022),
+        ("Quantum walks on trees", ("Marta Ruiz", "Lucía Ortiz"), 2021),
+    ]

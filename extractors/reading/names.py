@@ -274,6 +274,10 @@ def looks_like_authors(text: str) -> bool:
     return len(names) >= 2 or (len(names) == 1 and (has_et_al or len(pieces) >= 2))
 
 
+#: One author named in full, then the year as a sentence of its own: "Marta Ruiz. 2019. Title."
+_ONE_AUTHOR_THEN_YEAR = re.compile(r"(?P<name>[^\W\d][^.,;:()\d]{2,58}?)\.\s+(?:19|20)\d\d[a-z]?\.\s")
+
+
 def author_prefix(text: str) -> int:
     """Where a citation's leading author list ends (0 when it does not start with one).
 
@@ -281,6 +285,8 @@ def author_prefix(text: str) -> int:
     ends after "B."; "J. Doe, B. Roe. Title …" after "B. Roe."; "Doe J, Roe B. Title" after
     "Roe B.". One pass over the text.
     """
+    if (alone := _ONE_AUTHOR_THEN_YEAR.match(text)) and is_person_name(alone["name"]):
+        return alone.end("name") + 1  # "Marta Ruiz. 2019. Title.": one author, then the year (ACL, natbib)
     names = 0
     initials_first = False  # surname-first style ("Doe, J."): the list's last piece is initials
     pieces: list[tuple[str, int]] = []  # the names read, with where each starts
