@@ -3368,3 +3368,13 @@ def test_one_author_then_the_year_as_a_sentence_of_its_own_is_the_author_list() 
         ("Recursos léxicos para el asturiano", ("Lucía Ortiz",), 2022),
         ("Quantum walks on trees", ("Marta Ruiz", "Lucía Ortiz"), 2021),
     ]
+
+
+def test_a_bilingual_page_s_news_are_read_once_from_the_list_its_heading_announces() -> None:
+    posts = [("2025-11-27", "He impartido una charla invitada en Granada.", "I gave an invited talk in Granada."),
+             ("2025-09-15", "Nuestro artículo está en arXiv.", "Our tokenization paper is on arXiv."),
+             ("2025-07-28", "Presenté nuestro banco de pruebas en ACL 2025.", "I presented our benchmark at ACL 2025.")]
+    html = ('<div lang="es"><h2>Noticias</h2><ul>' + "".join(f"<li><b>{d}</b>: {es}</li>" for d, es, _ in posts)
+            + '</ul></div><div lang="en"><h2>News</h2><ul>'
+            + "".join(f"<li><b>{d}</b>: {en}</li>" for d, _, en in posts) + "</ul></div>")
+    assert [(n.date, n.text) for n in _of(NewsItem, _read(html))] == [(d, en) for d, _, en in posts]

@@ -99,6 +99,7 @@ def read_tree(top: Box, title: str = "") -> Reading:
     intro: list[str] = []
     seen_kind = False
     sections = list(root.walk())
+    news_lists: list[_NewsList] = []
     # Every list is read first: whether a lone line is a stray needs its whole section's lists.
     read = {id(section): _read_lists(section) for section in sections}
     solid = _solid_counts(sections, read)
@@ -115,6 +116,8 @@ def read_tree(top: Box, title: str = "") -> Reading:
         for made_of, entries, decision in read[id(section)]:
             if _stray(decision, solid[id(section)]):
                 decision = Decision(None, f"stray lines beside a list of {decision.kind}", ())
+            if decision.kind == "news":
+                decision = _one_language(decision, news_lists, kind is not None, reading)
             reading.records.extend(decision.records)
             if in_intro and decision.kind is None:
                 # A menu's items ("Staff", "Publications") are where the site goes, not its owner's post.
@@ -402,6 +405,38 @@ def _announced(section: Section) -> str | None:
             return kind
         current = current.parent
     return None
+
+
+@dataclass(slots=True)
+class _NewsList:
+    """A news list read so far: its dates in order, its records, whether a heading announced it, and
+    the index of its report in the reading's lists."""
+
+    dates: tuple[str | None, ...]
+    records: tuple[Record, ...]
+    announced: bool
+    report: int
+
+
+def _one_language(decision: Decision, seen: list[_NewsList], announced: bool, reading: Reading) -> Decision:
+    """A bilingual page gives each post once per language: two news lists of the same dates in the
+    same order are one. The list a heading announces is read ("News" beside "Noticias", which only
+    its shape told); else the first. ``reading`` loses the records of the list that gives way."""
+    dates = tuple(getattr(record, "date", None) for record in decision.records)
+    twin = next((other for other in seen if len(dates) >= 2 and other.dates == dates), None)
+    if twin is None or (announced and not twin.announced):
+        if twin is not None:
+            dropped = {id(record) for record in twin.records}
+            reading.records[:] = [record for record in reading.records if id(record) not in dropped]
+            report = reading.lists[twin.report]
+            reading.lists[twin.report] = replace(report, kind=None, why=_TRANSLATED, records=0)
+            seen.remove(twin)
+        seen.append(_NewsList(dates, decision.records, announced, len(reading.lists)))
+        return decision
+    return Decision(None, _TRANSLATED, ())
+
+
+_TRANSLATED = "the same news as another list of the page, in another language"
 
 
 def _a_menu_link(entry: Entry) -> bool:
