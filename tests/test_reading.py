@@ -3378,3 +3378,17 @@ def test_a_bilingual_page_s_news_are_read_once_from_the_list_its_heading_announc
             + '</ul></div><div lang="en"><h2>News</h2><ul>'
             + "".join(f"<li><b>{d}</b>: {en}</li>" for d, _, en in posts) + "</ul></div>")
     assert [(n.date, n.text) for n in _of(NewsItem, _read(html))] == [(d, en) for d, _, en in posts]
+
+
+def test_a_sidebar_s_latest_posts_stand_under_none_of_the_page_s_title_nor_headings() -> None:
+    books = [("Paper Walls: Eviction and Tenancy", "Riverline Press", 2024),
+             ("Working Nights: Care Labor in the City", "Cardinal University Press", 2017)]
+    posts = ["What the new eviction data can and cannot tell us", "Teaching Paper Walls in an undergraduate seminar",
+             "Back to the archive: notes from the county court records"]
+    html = ("<html><head><title>Books | Miriam Vos</title></head><body><main><h1>Books</h1>"
+            + "".join(f"<p><b>{t}</b>. {p}, {y}.</p>" for t, p, y in books)
+            + '</main><aside class="widget-area"><section class="widget"><h2>Search</h2><form></form></section>'
+            '<section class="widget"><h2>Recent Posts</h2><ul class="wp-block-latest-posts">'
+            + "".join(f'<li><a href="/2026/{n}/">{t}</a></li>' for n, t in enumerate(posts))
+            + "</ul></section></aside></body></html>")
+    assert [p.title for p in _of(Paper, read_html(html).records)] == [t for t, _, _ in books]

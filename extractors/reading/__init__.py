@@ -111,7 +111,7 @@ def read_tree(top: Box, title: str = "") -> Reading:
         in_intro = (
             kind is None and (not seen_kind or is_intro_heading(section.heading)) and not _under_unlisted(section)
         )
-        if in_intro and section.heading and section.parent is not None:
+        if in_intro and section.heading and not section.page:
             intro.append(section.heading)
         for made_of, entries, decision in read[id(section)]:
             if _stray(decision, solid[id(section)]):
@@ -496,7 +496,7 @@ def _context(section: Section) -> Context:
                 # The page's title names what the page lists less surely than a heading on it does.
                 # A line leading into grants ("I am supported by") names no award as surely.
                 loose = found is not None and (
-                    is_loose_news_heading(heading) or is_funding_lead(heading) or current.parent is None
+                    is_loose_news_heading(heading) or is_funding_lead(heading) or current.page
                 )
         current = current.parent
     return Context(section.path, kind, group, date, alumni, loose)

@@ -33,6 +33,8 @@ __all__ = ["Placed", "Section", "segment"]
 #: Elements that end the scope of the headings inside them.
 _SECTIONING = frozenset({"section", "article", "aside", "main", "body", "header"})
 _PSEUDO_LEVEL = 6.5
+#: The level of the page's title, above its ``h1``.
+_PAGE_LEVEL = 0.5
 
 
 @dataclass(slots=True, eq=False)
@@ -55,6 +57,8 @@ class Section:
     children: list[Section] = field(default_factory=list)
     #: The heading's own box (to tell where it stands), None for the page top and pseudo-headings.
     heading_box: Box | None = None
+    #: The section the page's title heads: all the page but its sidebars.
+    page: bool = False
 
     @property
     def path(self) -> tuple[str, ...]:
@@ -128,8 +132,11 @@ def _opens_with_a_name(text: str) -> bool:
 def segment(top: Box, records: dict[int, Group], page_heading: str = "") -> Section:
     """The page's section tree: records and loose lines placed under their headings.
     ``page_heading`` heads the whole page (the part of its title that names a kind of item)."""
-    root = Section(page_heading, 0)
+    root = Section("", 0)
     current = root
+    if page_heading:
+        current = Section(page_heading, _PAGE_LEVEL, root, page=True)
+        root.children.append(current)
     landmarks: list[str] = []
     # Work items: a box to visit, a line to place, or a marker that closes a box's scope.
     stack: list[tuple[str, object, object]] = [("box", top, None)]
@@ -167,7 +174,7 @@ def segment(top: Box, records: dict[int, Group], page_heading: str = "") -> Sect
         if caption:
             current = _open(current, caption, _PSEUDO_LEVEL, None)
         if box.tag == "aside":
-            current = root  # a sidebar stands beside the page's sections, under none of their headings
+            current = root  # a sidebar stands beside the page's sections, under none of their headings nor its title
         for child in reversed(box.children):
             if type(child) is Box:
                 stack.append(("box", child, None))

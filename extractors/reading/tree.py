@@ -363,10 +363,17 @@ class _Builder:
             return
         attrs = node.attributes if tag != "br" else {}
         if attrs and _is_hidden(attrs) and not (tag == "section" and _shown_by_its_menu(node, attrs)):
-            if not _out_of_sight(attrs):
-                # A sidebar is furniture but for its list of the latest posts: dated news the site tells.
-                for widget in reversed(node.css(_LATEST_POSTS_SELECTOR)):
-                    stack.append((widget, box, False))
+            widgets = node.css(_LATEST_POSTS_SELECTOR) if not _out_of_sight(attrs) else []
+            if widgets:
+                # A sidebar is furniture but for its list of the latest posts: dated news the site tells,
+                # in a sidebar of its own, under none of the page's headings (a "Books" page's title).
+                self.flush(box)
+                sidebar = Box("aside", "", [], 0, "")
+                box.children.append(sidebar)
+                stack.append(sidebar)
+                stack.append(_EXIT)
+                for widget in reversed(widgets):
+                    stack.append((widget, sidebar, False))
             return
         if attrs and tag == "span" and _column_label(node, attrs):
             return
