@@ -3392,3 +3392,9 @@ def test_a_sidebar_s_latest_posts_stand_under_none_of_the_page_s_title_nor_headi
             + "".join(f'<li><a href="/2026/{n}/">{t}</a></li>' for n, t in enumerate(posts))
             + "</ul></section></aside></body></html>")
     assert [p.title for p in _of(Paper, read_html(html).records)] == [t for t, _, _ in books]
+    # On the home page, the sidebar's posts are no part of the owner's introduction.
+    home = html.replace("<title>Books | Miriam Vos</title>", "<title>Miriam Vos</title>").replace(
+        "<h1>Books</h1>", "<h1>Miriam Vos</h1><p>Associate Professor of Sociology, Brightwater University</p>")
+    assert [(r.title, r.organization) for r in _of(Role, read_html(home).records)] == [
+        ("Associate Professor of Sociology", "Brightwater University")
+    ]

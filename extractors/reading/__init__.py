@@ -109,7 +109,10 @@ def read_tree(top: Box, title: str = "") -> Reading:
             seen_kind = True
         # A section of things not reported ("Teaching", "Talks") tells no post of the owner's either.
         in_intro = (
-            kind is None and (not seen_kind or is_intro_heading(section.heading)) and not _under_unlisted(section)
+            kind is None
+            and (not seen_kind or is_intro_heading(section.heading))
+            and not _under_unlisted(section)
+            and not _in_sidebar(section)
         )
         if in_intro and section.heading and not section.page:
             intro.append(section.heading)
@@ -446,6 +449,13 @@ def _a_menu_link(entry: Entry) -> bool:
         return False
     href = entry.links[0].href or ""
     return not (href.startswith(("http://", "https://")) and ORG_WORDS.search(entry.text))
+
+
+def _in_sidebar(section: Section) -> bool:
+    current: Section | None = section
+    while current is not None and not current.sidebar:
+        current = current.parent
+    return current is not None
 
 
 def _heading_kind(heading: str) -> str | None:

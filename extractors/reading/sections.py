@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from extractors.reading.names import is_name_with_degrees, is_person_name
 from extractors.reading.records import Group, is_header_row, is_heading_line
-from extractors.reading.tree import ANCHOR_MARKS, Box, Line
+from extractors.reading.tree import ANCHOR_MARKS, SIDEBAR, Box, Line
 from extractors.reading.vocabulary import (
     heading_kind,
     hint_kind,
@@ -31,7 +31,7 @@ from extractors.reading.vocabulary import (
 __all__ = ["Placed", "Section", "segment"]
 
 #: Elements that end the scope of the headings inside them.
-_SECTIONING = frozenset({"section", "article", "aside", "main", "body", "header"})
+_SECTIONING = frozenset({"section", "article", "aside", SIDEBAR, "main", "body", "header"})
 _PSEUDO_LEVEL = 6.5
 #: The level of the page's title, above its ``h1``.
 _PAGE_LEVEL = 0.5
@@ -59,6 +59,8 @@ class Section:
     heading_box: Box | None = None
     #: The section the page's title heads: all the page but its sidebars.
     page: bool = False
+    #: What the tree keeps of a sidebar that is furniture: no part of the page's introduction.
+    sidebar: bool = False
 
     @property
     def path(self) -> tuple[str, ...]:
@@ -173,8 +175,11 @@ def segment(top: Box, records: dict[int, Group], page_heading: str = "") -> Sect
                 landmarks.append(kind)
         if caption:
             current = _open(current, caption, _PSEUDO_LEVEL, None)
-        if box.tag == "aside":
-            current = root  # a sidebar stands beside the page's sections, under none of their headings nor its title
+        if box.tag in ("aside", SIDEBAR):
+            # A sidebar stands beside the page's sections, under none of their headings nor its title;
+            # the widgets kept of a sidebar that is furniture are no part of the page's introduction.
+            current = Section("", _PAGE_LEVEL, root, sidebar=box.tag == SIDEBAR)
+            root.children.append(current)
         for child in reversed(box.children):
             if type(child) is Box:
                 stack.append(("box", child, None))

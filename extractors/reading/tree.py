@@ -30,6 +30,7 @@ from watcher.text import clean_text
 __all__ = [
     "ANCHOR_MARKS",
     "MAX_TEXT",
+    "SIDEBAR",
     "Box",
     "Line",
     "Span",
@@ -368,7 +369,7 @@ class _Builder:
                 # A sidebar is furniture but for its list of the latest posts: dated news the site tells,
                 # in a sidebar of its own, under none of the page's headings (a "Books" page's title).
                 self.flush(box)
-                sidebar = Box("aside", "", [], 0, "")
+                sidebar = Box(SIDEBAR, "", [], 0, "")
                 box.children.append(sidebar)
                 stack.append(sidebar)
                 stack.append(_EXIT)
@@ -533,6 +534,8 @@ def _column_label(node: LexborNode, attrs: dict[str, str | None]) -> bool:
 _LATEST_POSTS = ("widget_recent_entries", "wp-block-latest-posts", "recent-posts", "latest-posts", "recent-news",
                  "latest-news")
 _LATEST_POSTS_SELECTOR = ", ".join(f".{name}" for name in _LATEST_POSTS)
+#: The tag of the box that holds what is kept of a sidebar that is furniture (its latest posts).
+SIDEBAR = "sidebar"
 
 
 def _lists_latest_posts(node: LexborNode | None) -> bool:
