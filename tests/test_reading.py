@@ -3398,3 +3398,15 @@ def test_a_sidebar_s_latest_posts_stand_under_none_of_the_page_s_title_nor_headi
     assert [(r.title, r.organization) for r in _of(Role, read_html(home).records)] == [
         ("Associate Professor of Sociology", "Brightwater University")
     ]
+
+
+def test_nlm_s_last_author_ends_at_the_stop_after_the_initials_before_a_capitalised_title() -> None:
+    html = """<h2>Publications</h2><ul>
+    <li>Cross N, Mehta-Lund R, Ade-Lind F. Racial and ethnic differences in referral to cardiac rehabilitation.
+    <i>Circ Cardiovasc Qual Outcomes</i>. 2024;17(7):e010644.</li>
+    <li>Wierz T, Owusu A, Ade-Lind F. Semaglutide and diastolic function in obesity: a pilot trial.
+    <i>JACC Heart Fail</i>. 2025;13(4):512-20.</li></ul>"""
+    assert [(p.title, p.authors[-1]) for p in _of(Paper, _read(html))] == [
+        ("Racial and ethnic differences in referral to cardiac rehabilitation", "Ade-Lind F"),
+        ("Semaglutide and diastolic function in obesity: a pilot trial", "Ade-Lind F"),
+    ]

@@ -274,6 +274,9 @@ def looks_like_authors(text: str) -> bool:
     return len(names) >= 2 or (len(names) == 1 and (has_et_al or len(pieces) >= 2))
 
 
+#: A name as NLM (Vancouver) writes it: the surname, then the initials with no stops ("Mehta-Fitzgerald R").
+_NLM_NAME = re.compile(r"[^\W\d][\w'’-]*(?: [^\W\d][\w'’-]*){0,2} [A-Z]{1,3}")
+_NLM_THEN_TITLE = re.compile(rf"(?P<name>{_NLM_NAME.pattern})\.\s+\S")
 #: One author named in full, then the year as a sentence of its own: "Marta Ruiz. 2019. Title."
 _ONE_AUTHOR_THEN_YEAR = re.compile(r"(?P<name>[^\W\d][^.,;:()\d]{2,58}?)\.\s+(?:19|20)\d\d[a-z]?\.\s")
 
@@ -289,6 +292,7 @@ def author_prefix(text: str) -> int:
         return alone.end("name") + 1  # "Marta Ruiz. 2019. Title.": one author, then the year (ACL, natbib)
     names = 0
     initials_first = False  # surname-first style ("Doe, J."): the list's last piece is initials
+    nlm_style = True  # every name so far as NLM writes it ("Doe JA")
     pieces: list[tuple[str, int]] = []  # the names read, with where each starts
     position = 0
     lead = _ET_AL.search(text, 0, 80)
@@ -303,9 +307,13 @@ def author_prefix(text: str) -> int:
                 if initials_first and (end := _initials_into_title(pieces)):
                     return end
                 break
+            at = text.index(piece, position)
+            if pieces and nlm_style and (nlm := _NLM_THEN_TITLE.match(piece)):
+                return at + nlm.end("name") + 1  # "Cross N, Lind F. Racial and …": NLM's last name, then the title
             names += 1
             initials_first = initials_first or _is_initials(piece)
-            pieces.append((piece, text.index(piece, position)))
+            nlm_style = nlm_style and _NLM_NAME.fullmatch(piece) is not None
+            pieces.append((piece, at))
         position = match.end()
     else:
         if names and _author_token(text[position:]):
