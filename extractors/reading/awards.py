@@ -61,7 +61,7 @@ def read_award(entry: Entry, context: Context) -> Reading | None:
     lines = [line for line in entry.lines if not is_noise(line)]
     if not lines or any(_COPYRIGHT.search(line) for line in entry.lines):
         return None  # nothing but furniture, or a page's footer (its address, its copyright)
-    if all(_only_a_date(line) for line in lines):
+    if all(len(line) <= _YEAR_LINE * 2 and _only_a_date(line) for line in lines):
         return None  # "Last updated" over its date: the label is furniture, and so is the date
     line, dated = _award_cells(entry) if entry.cells else (lines[0], "")
     if not entry.cells and len(lines) > 1 and _only_a_date(lines[0]):
