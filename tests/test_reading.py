@@ -3410,3 +3410,15 @@ def test_nlm_s_last_author_ends_at_the_stop_after_the_initials_before_a_capitali
         ("Racial and ethnic differences in referral to cardiac rehabilitation", "Ade-Lind F"),
         ("Semaglutide and diastolic function in obesity: a pilot trial", "Ade-Lind F"),
     ]
+
+
+def test_a_co_advisor_set_inline_after_the_role_is_no_part_of_it() -> None:
+    card = ('<li><img src="/p/{n}.jpg" alt="{name}"><div><a href="https://{n}.lab.example.edu/">{name}</a>'
+            '<span class="sc-bd5bba a6bc15">{role}</span>{extra}</div></li>')
+    # Styled components name their classes by hashes: nothing tells the note from the role but its words.
+    people = [("Hana Reid", "PhD Student", '<span class="sc-b2ddf4">Co-advisor: Prof. Vic Alm (Design)</span>'),
+              ("Yusuf Demir", "PhD Candidate", ""),
+              ("Clara Jovic", "PhD Student", '<span class="sc-b2ddf4">co-advised by Lauren Pike</span>')]
+    html = "<h2>PhD Students</h2><ul>" + "".join(
+        card.format(n=n, name=name, role=role, extra=extra) for n, (name, role, extra) in enumerate(people)) + "</ul>"
+    assert [(m.name, m.role) for m in _of(Member, _read(html))] == [(n, r) for n, r, _ in people]

@@ -206,7 +206,13 @@ _BIO_ROLE = re.compile(
 )
 #: Where a role phrase ends: after a closing bracket ("PhD student (2024–)"), at a sentence's full
 #: stop (not a dotted degree's: "Ph.D. student", "M.S. student") or a semicolon.
-_PHRASE_END = re.compile(r"(?<=\))|(?<!\.[A-Za-z])\.\s|;")
+_PHRASE_END = re.compile(
+    r"(?<=\))|(?<!\.[A-Za-z])\.\s|;"
+    # A field of its own after the role, set inline beside it: "PhD Student Co-advisor: Prof. X".
+    r"|\s+(?=(?:Co-?)?(?:advisor|adviser|supervisor|mentor|host|office|email|website|research|interests?)s?:\s)"
+    r"|\s+(?=co-?advised\b|advised by\b|supervised by\b)",
+    re.I,
+)
 
 
 def _role_phrase(tail: str) -> str:
