@@ -933,6 +933,8 @@ def test_awards_in_one_cell_a_line_each_and_not_the_menu_or_footer_of_a_page_tit
         # A paper's stage is no press coverage.
         ("In Press", "paper"),
         ("In the Press", None),
+        ("In the News", None),
+        ("Our Lab in the News", None),
         ("Awards in 2024", "award"),
         ("Current Research Support", "award"),
         # Talks and courses are not reported, whatever kind word qualifies them.

@@ -103,6 +103,8 @@ def heading_kind(heading: str) -> str | None:
         return "award"  # before "work" in "This work is funded by" names positions
     if _CONTINUATION.match(text):
         return None  # "More articles …", "Older posts": more of the list above, of its kind
+    if _IN_THE_NEWS.search(text):
+        return None  # "In the News", "Our Lab in the News": what the press wrote, not the site's news
     head = _head_phrase(text)
     if _names_unlisted_things(head):
         return None  # "Past Talks", "Conference Presentations": the kind word only qualifies them
@@ -148,9 +150,12 @@ _UNLISTED = re.compile(
     # A site builder's log of its own edits ("Recent site activity", "Recent changes").
     r"|activity|recent changes"
     # Writing for newspapers: opinion pieces are not the owner's papers.
-    r"|op-?eds?|opinion pieces|opinion|commentary|commentaries|columns|policy writing)\b",
+    r"|op-?eds?|opinion pieces|opinion|commentary|commentaries|columns|policy writing"
+    r"|in the news)\b",
     re.I,
 )
+#: Press coverage, as sites head it.
+_IN_THE_NEWS = re.compile(r"\bin the news$", re.I)
 
 
 #: Headings that join two lists ("Awards and Talks") name both.
