@@ -37,7 +37,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -218,11 +218,10 @@ MEANINGFUL_FIELDS: Mapping[str, Mapping[str, FieldRule]] = {
     },
     # A reworded item; a corrected date. A touch-up (a place dropped, a tense, a typo) is not news.
     "news": {"text": FieldRule(touch_up_tolerant=True, headline_tolerant=True), "date": _DATE},
-    # An award named more or less fully (its department, a grant number), or its giver shown where
-    # none was, is the same award; another giver is news.
+    # An award named more or less fully (its department, a grant number) is the same award; its giver
+    # written anew (shown where none was, a proceedings' name for its acronym) is detail.
     "award": {
         "title": FieldRule(typo_tolerant=True, fuller_tolerant=True),
-        "organization": FieldRule(typo_tolerant=True, fuller_tolerant=True, locator_tolerant=True),
         "year": _CHANGE,
     },
     # PhD student -> Alumni. The person is the identity: a name written more fully ("David Lee" ->
@@ -313,9 +312,8 @@ def diff_items(
     refreshed: list[ItemRefresh] = []
     unchanged = 0
     moved_on = _stages_moved_in_a_restyle(old, deltas, reformats)
-    renamed_along = _renamed_along(deltas, renamings)
     for before, after, delta in [*deltas, *((b, a, {}) for b, a in renderings)]:
-        if delta and id(before) not in renamed_along and (before.kind not in reformats or id(before) in moved_on):
+        if delta and (before.kind not in reformats or id(before) in moved_on):
             placed.append((position[id(after)], _modified(before, after, delta)))
             continue
         unchanged += 1
@@ -1410,19 +1408,6 @@ def _renaming(old: Any, new: Any) -> tuple[str, str]:
 
 def _without_numbers(name: Any) -> str:
     return " ".join(w for w in normalise_key(str(name)).split() if not w.isdigit())
-
-
-def _renamed_along(
-    deltas: Sequence[tuple[_Entry, _Entry, dict[str, Any]]], renamings: Collection[tuple[str, str]]
-) -> set[int]:
-    """The awards of papers whose venue was named anew: given by the venue, the award's giver is
-    named anew too ("Best Paper Award, HCIS 2025" -> "…, Proceedings of the 2025 Conference on …")."""
-    return {
-        id(before)
-        for before, _after, delta in deltas
-        if before.kind == "award" and set(delta) == {"organization"}
-        and _renaming(delta["organization"]["old"], delta["organization"]["new"]) in renamings
-    }
 
 
 def _stages_moved_in_a_restyle(
