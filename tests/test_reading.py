@@ -1153,7 +1153,8 @@ def test_a_wiki_s_print_footer_under_the_prizes_is_no_prize() -> None:
 
 def test_a_news_list_s_see_all_link_and_an_acknowledgement_of_country_are_no_items() -> None:
     html = """<html><body><h2>News</h2><ul><li>12 March 2026: Our sepsis trial opened its third site.</li>
-    <li>3 February 2026: Dr Lee joined the group as a postdoctoral fellow.</li><li><a href="/news">See all</a></li></ul>
+    <li>3 February 2026: Dr Lee joined the group as a postdoctoral fellow.</li><li><a href="/news">See all</a></li>
+    <li>See the <a href="/news">news archive</a> for lab updates.</li></ul>
     <h2>Awards</h2><ul><li>2025 Research Excellence Award, Children's Health Foundation</li></ul>
     <p>Wattle Children's Hospital acknowledges the Traditional Owners of the land on which we work.</p>
     </body></html>"""

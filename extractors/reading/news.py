@@ -26,7 +26,9 @@ _DATE_COLUMN = re.compile(r"\b(?:date|when|time|year|month)\b", re.I)
 _POINTER = re.compile(
     r"^(?:(?:see|view|read|browse)\s+)?(?:all|older|more|past|previous|earlier)\s+(?:news|posts|updates|announcements)"
     r"(?:\s+(?:are|is|can be)\s+(?:archived|found|listed|kept)\b|\s*(?:[.:→»>]|\.\.\.|…|$)|\s+(?:on|at|in|here)\b)"
-    r"|^(?:see|view|browse|show)\s+(?:all|more)\W*$",  # a news list's "See all" link
+    r"|^(?:see|view|browse|show)\s+(?:all|more)\W*$"  # a news list's "See all" link
+    # "See the news archive for lab updates", "Visit our news page".
+    r"|^(?:see|visit|read|browse|check)\s+(?:the|our|my)\s+(?:news|blog|posts?|updates)\s+(?:archive|page)\b",
     re.I,
 )
 #: A date with its day or month, not a bare year: a line that is only a year is rarely a post's date.
