@@ -3425,3 +3425,15 @@ def test_a_co_advisor_set_inline_after_the_role_is_no_part_of_it() -> None:
     html = "<h2>PhD Students</h2><ul>" + "".join(
         card.format(n=n, name=name, role=role, extra=extra) for n, (name, role, extra) in enumerate(people)) + "</ul>"
     assert [(m.name, m.role) for m in _of(Member, _read(html))] == [(n, r) for n, r, _ in people]
+
+
+def test_a_link_label_in_brackets_after_a_role_is_no_part_of_it() -> None:
+    html = """<h2>People</h2><ul>
+    <li><b>Siobhan Hale</b> — Associate Professor of Ecology, Ridgeway State University (<a href="https://sh.example">website</a>)</li>
+    <li><b>Mei Lin</b> — PhD Student (2021) [<a href="cv.pdf">CV</a>]</li>
+    <li><b>Tavita Fale</b> — PhD Student</li></ul>"""
+    assert [(m.name, m.role) for m in _of(Member, _read(html))] == [
+        ("Siobhan Hale", "Associate Professor of Ecology, Ridgeway State University"),
+        ("Mei Lin", "PhD Student (2021)"),
+        ("Tavita Fale", "PhD Student"),
+    ]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from extractors.reading.awards import awards_in_prose, parse_award_line
-from extractors.reading.context import Context, Reading, is_noise, is_prose
+from extractors.reading.context import LINK_WORDS, Context, Reading, is_noise, is_prose
 from extractors.reading.entries import Entry, is_cited
 from extractors.reading.names import (
     author_prefix,
@@ -245,7 +245,16 @@ def is_sentence(line: str) -> bool:
 
 
 def _without_contacts(text: str) -> str:
-    return clean_text(_EMAIL.sub("", text)).strip(" ,;:|-–—")
+    """A text without the addresses and the bracketed link labels set in it ("(website)", "[CV]")."""
+    text = _BRACKETED.sub(lambda m: "" if _a_link_label(m.group(1)) else m.group(0), _EMAIL.sub("", text))
+    return clean_text(text).strip(" ,;:|-–—")
+
+
+def _a_link_label(text: str) -> bool:
+    return not text.isdigit() and LINK_WORDS.match(text)
+
+
+_BRACKETED = re.compile(r"\s*[(\[]\s*([^()\[\]]{1,30}?)\s*[)\]]")
 
 
 def _role(stated: str, entry: Entry, context: Context, columns: dict[str, str]) -> str:
