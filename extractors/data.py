@@ -188,7 +188,9 @@ _END = ("end", "enddate", "to", "until", "endyear", "dateend")
 _PERIOD = ("dates", "years", "period", "duration", "date", "when", "time", "year")
 #: List fields that belong to the record holding them (its authors, links, pictures), never groups.
 _OWN_LISTS = re.compile(r"^(?:author|editor|link|tag|keyword|image|photo|media|file|resource|button|social|icon"
-                        r"|contact|education|interest|topic|label|categor|pub(?:lication)?names)")
+                        r"|contact|education|interest|topic|label|categor|pub(?:lication)?names"
+                        # A record's own notes, whatever their lines hold ("- Advisor: Prof. X" is a map in YAML).
+                        r"|description|detail|note|highlight|bullet|responsibilit|summary)")
 _FIELD_WRAPPERS = ("attributes", "fields", "properties")
 _GROUP_LABEL = ("type", "name", "title", "group", "category", "label", "heading", "section", "role", "status")
 #: Keys that hold a list without naming what is in it: the outer label stays.

@@ -659,3 +659,24 @@ def test_a_bilingual_site_s_texts_are_read_once_in_english() -> None:
     ]
     # One language alone is no bilingual text: a lone "es" key keeps its name.
     assert load_data("x.json", '{"es": "solo", "name": "Ana"}') == {"es": "solo", "name": "Ana"}
+
+
+def test_a_cv_entry_whose_description_holds_a_labelled_line_is_still_one_position() -> None:
+    cv = """- title: Experience
+  type: time_table
+  contents:
+    - title: Graduate Research Assistant
+      institution: Robotics Institute, Carrow Institute of Technology
+      year: 2020 - present
+      description:
+        - Tactile sensing for contact-rich manipulation
+        - Advisor: Prof. Hanna Kell
+    - title: Research Intern
+      institution: Northlight Robotics
+      year: 2024
+"""
+    records = read_data_files({"_data/cv.yml": cv}).records
+    assert [(r.title, r.organization) for r in records if isinstance(r, Role)] == [
+        ("Graduate Research Assistant", "Robotics Institute, Carrow Institute of Technology"),
+        ("Research Intern", "Northlight Robotics"),
+    ]
