@@ -3437,3 +3437,18 @@ def test_a_link_label_in_brackets_after_a_role_is_no_part_of_it() -> None:
         ("Mei Lin", "PhD Student (2021)"),
         ("Tavita Fale", "PhD Student"),
     ]
+
+
+def test_a_grid_row_of_a_span_of_years_beside_a_post_is_one_dated_post() -> None:
+    row = ('<div class="row mb-2"><div class="col-sm-3 text-muted">{when}</div><div class="col-sm-9"><strong>{post}'
+           '</strong>, {place}</div></div>')
+    posts = [("2026&ndash;present", "Associate Professor of Economics", "Ashcombe University"),
+             ("2019&ndash;2026", "Assistant Professor of Economics", "Ashcombe University"),
+             ("2018&ndash;2019", "Postdoctoral Fellow", "Calder Institute for Policy Research")]
+    html = ('<div class="card"><div class="card-header">Positions</div><div class="card-body">'
+            + "".join(row.format(when=w, post=p, place=o) for w, p, o in posts) + "</div></div>")
+    assert [(r.title, r.start, r.end) for r in _of(Role, _read(html))] == [
+        ("Associate Professor of Economics", "2026", None),
+        ("Assistant Professor of Economics", "2019", "2026"),
+        ("Postdoctoral Fellow", "2018", "2019"),
+    ]

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from extractors.reading.dates import leading_date, parse_date_text
+from extractors.reading.dates import leading_date, only_a_span, parse_date_text
 from extractors.reading.names import is_person_name
 from extractors.reading.tree import Box, Line
 from extractors.reading.vocabulary import heading_kind, is_funding_lead, is_intro_heading, is_year_heading
@@ -212,15 +212,17 @@ def _groups_of(
 
 
 def _date_beside_text(group: Group) -> bool:
-    """Columns of one row: a date alone, then what happened ("February 2026" | "Ana joins the lab"), as a
-    grid theme sets a news row. The row is the record, as a table's row is."""
+    """Columns of one row: a date or a span of dates alone, then what happened ("February 2026" | "Ana
+    joins the lab", "2019–2026" | "Assistant Professor, X"), as a grid theme sets a news row or a CV's
+    post. The row is the record, as a table's row is."""
     first, *rest = group.members
     return (
         bool(rest)
         and first.size <= _DATE_CELL
-        and parse_date_text(first.text) is not None
+        and (parse_date_text(first.text) is not None or only_a_span(first.text))
         and all(parse_date_text(member.text) is None for member in rest)
     )
+
 
 
 def _columns(runs: Iterable[list[Box]]) -> set[int]:

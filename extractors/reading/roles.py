@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from extractors.reading.context import Context, Reading, is_noise
-from extractors.reading.dates import SEASONS, find_range, parse_date_text
+from extractors.reading.dates import SEASONS, find_range, only_a_span, parse_date_text
 from extractors.reading.entries import Entry
 from extractors.reading.names import is_person_name
 from extractors.reading.people import ROLE_WORDS
@@ -78,7 +78,7 @@ def read_role(entry: Entry, context: Context) -> Reading | None:
         return None
     # "Consultant (2025–Present)" over "Sony Interactive Entertainment": the title line, then where; or
     # the dates on a line of their own, the title, then where ("Jan 2026 – Present", "Lecturer", "X · Town").
-    place_at = 2 if len(lines) > 2 and clean_title(lines[1]) == role.title and _only_dates(lines[0]) else 1
+    place_at = 2 if len(lines) > 2 and clean_title(lines[1]) == role.title and only_a_span(lines[0]) else 1
     if role.organization is None and (role.start or role.end) and len(lines) > place_at and _names_a_place(
         place := PIECE_SEPARATOR.split(lines[place_at], maxsplit=1)[0]
     ):
@@ -168,11 +168,6 @@ def _names_a_post(line: str) -> bool:
 
 #: What parts a line's pieces: a place's town after a middle dot ("University of X · Madison, Wisconsin").
 PIECE_SEPARATOR = re.compile(r"\s+[·•|]\s+")
-
-
-def _only_dates(line: str) -> bool:
-    span = find_range(line)
-    return span is not None and not line[: span[2]].strip() and not line[span[3] :].strip(" .,;")
 
 
 def _names_a_place(line: str) -> bool:
