@@ -934,6 +934,7 @@ def test_awards_in_one_cell_a_line_each_and_not_the_menu_or_footer_of_a_page_tit
         ("In Press", "paper"),
         ("In the Press", None),
         ("In the News", None),
+        ("Conferences organized", None),
         ("Our Lab in the News", None),
         ("Awards in 2024", "award"),
         ("Current Research Support", "award"),
@@ -3451,4 +3452,21 @@ def test_a_grid_row_of_a_span_of_years_beside_a_post_is_one_dated_post() -> None
         ("Associate Professor of Economics", "2026", None),
         ("Assistant Professor of Economics", "2019", "2026"),
         ("Postdoctoral Fellow", "2018", "2019"),
+    ]
+
+
+def test_a_mathematician_s_plain_citations_part_title_and_journal_at_the_comma() -> None:
+    html = """<H2>Papers</H2><OL>
+    <LI> (with G. Ferrand) A remark on Kakeya sets in the plane, Studia Math. 125 (1997), 91-99.
+    <LI> Decoupling inequalities for degenerate curves, Rev. Mat. Iberoam. 27 (2011), 553-590.
+    <LI> Exponential sums over thin sequences, Mathematika 50 (2003), 121-140.
+    <LI> (with E. Tanaka) Short Weyl sums for the cubic moment curve, arXiv:2502.06644.
+    </OL><H2>Conferences organized</H2><UL>
+    <LI> Summer School in Fourier Restriction, University of Eastmoor, July 6-17, 2026 (with T. Mirho)
+    <LI> Workshop on Exponential Sums, University of Eastmoor, May 2014</UL>"""
+    assert [(p.title, p.venue) for p in _of(Paper, _read(html))] == [
+        ("A remark on Kakeya sets in the plane", "Studia Math."),
+        ("Decoupling inequalities for degenerate curves", "Rev. Mat. Iberoam."),
+        ("Exponential sums over thin sequences", "Mathematika"),
+        ("Short Weyl sums for the cubic moment curve", "arXiv:2502.06644"),
     ]

@@ -176,6 +176,35 @@ _REVIEW_NOTE = re.compile(
 _WITH_AFTER_TITLE = re.compile(
     r"(?<=\S)\s*\((?:joint |co-?(?:authored|written) )?with\s+[^()]{3,200}\)\s*$", re.I
 )
+#: Co-authors said before the title, as mathematicians list them: "(with G. Ferrandi) A remark on …".
+_WITH_BEFORE_TITLE = re.compile(r"^\s*\((?:joint )?with\s+[^()]{3,200}\)\s*", re.I)
+
+
+def _before_abbreviated_journal(title: str, text: str) -> str:
+    """A title that ran on into the journal its comma leads to, abbreviated or cited by its volume
+    and year ("…, Rev. Mat. Iberoam. 27 (2011)" read as "…, Rev"; "…, Mathematika 50 (2003), 121-140"),
+    or into its arXiv number ("…, arXiv:2502.06644"): the title ends at that comma."""
+    start = text.find(title)
+    if start < 0:
+        return title
+    for cut in (m.start() for m in re.finditer(", ", title)):
+        if cut == 0 or len(title[cut + 2 :].split()) > 8:
+            continue
+        rest = text[start + cut + 2 :]
+        if _ARXIV_NUMBER.match(rest) or _VOLUME_AND_YEAR.match(rest):
+            return title[:cut]
+        journal = _abbreviated_journal(rest[:120])
+        if journal and rest.startswith(journal.split(",")[0]):
+            return title[:cut]
+    return title
+
+
+#: What a mathematician's citation ends with after the title's comma: "arXiv:2502.06644", or a
+#: journal by its volume and year ("Mathematika 50 (2003)").
+_ARXIV_NUMBER = re.compile(r"arXiv:\s*\d{4}\.\d{4,5}(?:v\d+)?\s*\.?$", re.I)
+_VOLUME_AND_YEAR = re.compile(r"[A-Z][\w.&' -]{1,60}?\s\d{1,4}\s?\((?:19|20)\d\d\)")
+
+
 #: A status badge set right after a title ("… sediments <span class="badge">Preprint</span>"): not its words.
 _BADGE_AFTER_TITLE = re.compile(
     r"(?<=[a-z0-9)])\s+(?:Preprint|PREPRINT|New!?|NEW|In [Pp]ress|Under [Rr]eview|Forthcoming)$"
@@ -284,8 +313,10 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
     title = _DRAFT_AFTER_TITLE.sub("", _without_badges(title, entry))
     if "[" in title and (review := _REVIEW_NOTE.search(title)):
         title = title[: review.start()].strip() or review.group("work")
-    cowritten = _WITH_AFTER_TITLE.search(title) is not None  # "Inquiry and Credence (with X)": a title, no names
-    title = clean_title(_BADGE_AFTER_TITLE.sub("", _WITH_AFTER_TITLE.sub("", title)))
+    # "Inquiry and Credence (with X)", "(with X) Inquiry and Credence": a title, no names.
+    cowritten = _WITH_AFTER_TITLE.search(title) is not None or _WITH_BEFORE_TITLE.match(title) is not None
+    title = clean_title(_BADGE_AFTER_TITLE.sub("", _WITH_AFTER_TITLE.sub("", _WITH_BEFORE_TITLE.sub("", title))))
+    title = _before_abbreviated_journal(title, text)
     words = len(title.split())
     # A marked title's commas part words; a title written with its co-authors is one.
     # A quoted title closed by its own full stop ("“Small Cities, Big Rents.”") is no author list;

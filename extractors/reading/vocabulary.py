@@ -151,7 +151,9 @@ _UNLISTED = re.compile(
     r"|activity|recent changes"
     # Writing for newspapers: opinion pieces are not the owner's papers.
     r"|op-?eds?|opinion pieces|opinion|commentary|commentaries|columns|policy writing"
-    r"|in the news)\b",
+    r"|in the news"
+    # Meetings the owner ran: "Conferences organized", "Workshops co-organised".
+    r"|(?:co-?)?organi[sz]ed|organi[sz]ing)\b",
     re.I,
 )
 #: Press coverage, as sites head it.
