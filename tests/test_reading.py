@@ -3470,3 +3470,14 @@ def test_a_mathematician_s_plain_citations_part_title_and_journal_at_the_comma()
         ("Exponential sums over thin sequences", "Mathematika"),
         ("Short Weyl sums for the cubic moment curve", "arXiv:2502.06644"),
     ]
+
+
+def test_an_equal_contribution_legend_under_a_card_is_not_its_venue() -> None:
+    card = ('<article class="card"><span class="chip font-semibold">{venue}</span><h3>{title}</h3>'
+            '<p>Dan Ahn*, <span class="underline">Lucia Ferro</span>*, Tobias Wend</p>'
+            '<p class="text-xs italic">* equal contribution</p><a href="{n}.pdf">Paper</a></article>')
+    papers = [("NeurIPS 2024", "Learning to Skip: Token-Adaptive Depth for Transformers"),
+              ("ICLR 2025", "KV-Sieve: Query-Aware Cache Eviction for Long Contexts")]
+    html = "<h2>Publications</h2>" + "".join(card.format(venue=v, title=t, n=n) for n, (v, t) in enumerate(papers))
+    assert all("equal" not in (p.venue or "") for p in _of(Paper, _read(html)))
+    assert [p.title for p in _of(Paper, _read(html))] == [t for _, t in papers]

@@ -101,6 +101,14 @@ _PAPER_LINK = AsciiFolded.of(r"^\[?\s*(?:pdf|paper|arxiv|doi|preprint|journal|pu
 #: A line's label saying that what follows is press about the work: "Media coverage: The Economist".
 _PRESS_LABEL = r"(?:media|press|news)(?: coverage| mentions?)?\s*:"
 _PRESS_LINE = re.compile(_PRESS_LABEL, re.I)
+#: The most characters of a line under a paper that is a legend of its marks, not part of it.
+_LEGEND_LINE = 60
+
+
+def _a_legend(text: str) -> bool:
+    """A legend of a list's marks or an instruction ("* equal contribution", "Lab members in bold")."""
+    return _INSTRUCTION.search(text.lstrip(" *†‡§#")) is not None
+
 _INSTRUCTION = re.compile(
     r"\b(?:full list|complete list|please (?:see|visit|refer|e-?mail|contact|write)|click here|see (?:my|also|the|our) "
     r"|can be found|listed (?:on|at)|for (?:a|the) (?:full|complete|up-to-date)|up-to-date list|more publications"
@@ -258,8 +266,8 @@ def _italic_venue(text: str) -> bool:
     ("Journal of Elections, Public Opinion and Parties"), but not an author set in italics."""
     if is_venue(text):
         return True
-    if not any(ch.isalpha() for ch in text):
-        return False  # an italic volume ("*19*, 8123–8136")
+    if not any(ch.isalpha() for ch in text) or _a_legend(text):
+        return False  # an italic volume ("*19*, 8123–8136"); a legend ("* equal contribution")
     # Journals often name no venue word ("Blood", "Political Analysis"); a name never is one.
     words = text.split()
     # "J. Catal.", "J. Phys. Chem. C", "J. Chem. Theory Comput.": abbreviations, the last one
@@ -284,6 +292,7 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
             or is_counted_label(line)
             or _only_links(line, entry)
             or ((n or len(entry.lines) == 1) and _a_row_of_links(line, entry))
+            or (n and len(line) <= _LEGEND_LINE and _a_legend(line))  # "* equal contribution" under it
         )
     ]
     lines = [line for line in lines if line]
