@@ -3481,3 +3481,20 @@ def test_an_equal_contribution_legend_under_a_card_is_not_its_venue() -> None:
     html = "<h2>Publications</h2>" + "".join(card.format(venue=v, title=t, n=n) for n, (v, t) in enumerate(papers))
     assert all("equal" not in (p.venue or "") for p in _of(Paper, _read(html)))
     assert [p.title for p in _of(Paper, _read(html))] == [t for _, t in papers]
+
+
+def test_a_timeline_s_when_and_where_line_is_no_post_and_the_header_s_adviser_no_place() -> None:
+    job = ('<li><span class="dot"></span><p class="meta">{when} · {where}</p><p class="post">{post}</p>'
+           '<p class="note">{note}</p></li>')
+    jobs = [("Summer 2025", "London, UK", "Google DeepMind — Research Intern", "Efficient long-context inference."),
+            ("Summer 2024", "Menlo Park, CA", "Meta FAIR — Research Intern", "Early-exit transformers."),
+            ("2020 – 2022", "Berkeley, CA", "UC Berkeley Sky Lab — Undergraduate Researcher", "Serving systems.")]
+    html = ("""<h1>Lucia Ferro</h1><p>PhD student at <a href="https://u.example.edu">Carnegie Mellon University</a>,
+    advised by <a href="https://u.example.edu/~tw">Tobias Wend</a></p><section><h2>Experience</h2><ol>"""
+            + "".join(job.format(when=w, where=p, post=t, note=n) for w, p, t, n in jobs) + "</ol></section>")
+    assert [(r.title, r.organization) for r in _of(Role, _read(html))] == [
+        ("PhD student", "Carnegie Mellon University"),
+        ("Research Intern", "Google DeepMind"),
+        ("Research Intern", "Meta FAIR"),
+        ("Undergraduate Researcher", "UC Berkeley Sky Lab"),
+    ]

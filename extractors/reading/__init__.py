@@ -29,7 +29,7 @@ from extractors.reading.context import Context, is_noise
 from extractors.reading.dates import parse_date_text
 from extractors.reading.entries import Entry, entry_of_box, entry_of_card, entry_of_lines, is_menu_item, table_columns
 from extractors.reading.names import is_name_with_degrees, is_person_name
-from extractors.reading.owner import read_bio_roles, read_header_roles, read_tagline_roles
+from extractors.reading.owner import read_bio_roles, read_header_roles, read_tagline_roles, without_advisers
 from extractors.reading.records import Group, find_groups
 from extractors.reading.roles import ORG_WORDS, dedupe_roles
 from extractors.reading.sections import Placed, Section, segment
@@ -135,7 +135,7 @@ def read_tree(top: Box, title: str = "") -> Reading:
                     records=len(decision.records),
                 )
             )
-    lines = [line for line in intro if not is_noise(line)]
+    lines = [without_advisers(line) for line in intro if not is_noise(line)]
     owner = read_header_roles(lines[:12]) + read_tagline_roles(lines)
     bio = [role for line in intro for role in read_bio_roles(line)]
     reading.records.extend(award for line in intro for award in awards_in_prose(line))

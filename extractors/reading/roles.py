@@ -71,11 +71,15 @@ def read_role(entry: Entry, context: Context) -> Reading | None:
     lines = [line for line in entry.lines if not is_noise(line)]
     if len(lines) > 1 and not entry.cells and is_person_name(lines[0]):
         lines = lines[1:]  # a page's masthead: its owner's name over the post they hold
+    if lines and len(pieces := PIECE_SEPARATOR.split(lines[0], maxsplit=1)) == 2 and _when(pieces[0]):
+        if len(lines) == 1:
+            return None  # "2020 – 2022 · Berkeley, CA" alone: when and where, no post
+        lines = [pieces[0], *lines[1:]]  # "Summer 2025 · London, UK" over "Google DeepMind — Research Intern"
     if not lines:
         return None
     role = _stated_role(entry, lines, bold)
-    if role is None:
-        return None
+    if role is None or _when(role.title):
+        return None  # "Summer 2025" over "London, UK": when and where, no post
     # "Consultant (2025–Present)" over "Sony Interactive Entertainment": the title line, then where; or
     # the dates on a line of their own, the title, then where ("Jan 2026 – Present", "Lecturer", "X · Town").
     place_at = 2 if len(lines) > 2 and clean_title(lines[1]) == role.title and only_a_span(lines[0]) else 1
@@ -168,6 +172,11 @@ def _names_a_post(line: str) -> bool:
 
 #: What parts a line's pieces: a place's town after a middle dot ("University of X · Madison, Wisconsin").
 PIECE_SEPARATOR = re.compile(r"\s+[·•|]\s+")
+
+
+def _when(text: str) -> bool:
+    """A date or a span of dates, and nothing else."""
+    return parse_date_text(text.strip()) is not None or only_a_span(text)
 
 
 def _names_a_place(line: str) -> bool:
