@@ -55,7 +55,7 @@ from extractors.bibtex import read_bibtex
 from extractors.markdown import front_matter_text, markdown_to_text
 from extractors.reading import ListReport
 from extractors.reading.awards import paper_award, parse_award_line
-from extractors.reading.dates import find_range, leading_date, parse_date_text
+from extractors.reading.dates import day_first_where_written, find_range, leading_date, parse_date_text
 from extractors.reading.names import clean_person_name, is_degree_list, is_person_name, looks_like_authors
 from extractors.reading.papers import author_names, is_venue, publication_status, with_status
 from extractors.reading.people import GENERIC_GROUP, ROLE_WORDS, is_sentence
@@ -894,7 +894,9 @@ class _Walker:
             if records:
                 self.report(scope, records, None, why, 0)
             return
-        read = [(fields, r) for fields in records if (r := _read(kind, fields, scope)) is not None]
+        # "02/09/2024" is 2 September in a list whose dates put the day first where it shows ("15/03/2024").
+        with day_first_where_written(_short_values(records)):
+            read = [(fields, r) for fields in records if (r := _read(kind, fields, scope)) is not None]
         found = [record for _, record in read]
         if kind == "paper":
             found += [award for fields, paper in read for award in _paper_awards(fields, paper)]
@@ -953,6 +955,11 @@ class _Walker:
             ListReport(where=scope.where or "(top)", made_of=made_of, entries=size or len(records), kind=kind,
                        why=why, records=count)
         )
+
+
+def _short_values(records: list[_Fields]) -> Iterator[str]:
+    """The short texts of a list's records: where their dates are written."""
+    return (v for f in records for v in f.by_key.values() if isinstance(v, str) and len(v) <= 40)
 
 
 def _read(kind: str, fields: _Fields, scope: _Scope) -> Record | None:

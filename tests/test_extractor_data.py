@@ -680,3 +680,15 @@ def test_a_cv_entry_whose_description_holds_a_labelled_line_is_still_one_positio
         ("Graduate Research Assistant", "Robotics Institute, Carrow Institute of Technology"),
         ("Research Intern", "Northlight Robotics"),
     ]
+
+
+def test_a_news_list_s_dates_put_the_day_first_where_one_shows_it() -> None:
+    news = """- date: 02/09/2024
+  headline: Welcome to our four new students, who join the lab this fall.
+- date: 15/03/2024
+  headline: Our paper on cell extrusion is out in Nature Physics.
+- date: 04/05/2024
+  headline: Kwame joins the lab as a postdoctoral researcher.
+"""
+    records = read_data_files({"_data/news.yml": news}).records
+    assert [n.date for n in records if isinstance(n, NewsItem)] == ["2024-09-02", "2024-03-15", "2024-05-04"]
