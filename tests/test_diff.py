@@ -417,6 +417,15 @@ def test_a_one_year_role_written_as_a_range_of_that_year_has_not_ended() -> None
     assert only(run(before, ended)).delta == {"end": {"old": None, "new": "2018"}}
 
 
+def test_a_former_member_s_destination_said_as_next_or_as_now_is_no_move() -> None:
+    lab = [Member(name=f"Ana Lima {n}", role="PhD student") for n in "ABCD"]
+    before = [*lab, Member(name="Joon Baek", role="Alumni (PhD Student; next Research Scientist, Halcyon)")]
+    after = [*lab, Member(name="Joon Baek", role="Alumni (PhD Student; now Research Scientist, Halcyon)")]
+    assert not run(before, after).changes
+    moved = [*lab, Member(name="Joon Baek", role="Alumni (PhD Student; now Lecturer, Pellham College)")]
+    assert only(run(before, moved)).change == "modified"
+
+
 def test_a_former_member_read_as_alumni_where_their_time_here_was_read_before_is_no_move() -> None:
     before = [*papers(4), Member(name="Sipho Dub", role="PhD 2025 · now Economist at the Labour Policy Unit")]
     same = [*papers(4), Member(name="Sipho Dub", role="Alumni (now Economist at the Labour Policy Unit)")]

@@ -965,7 +965,8 @@ def _reportable(rule: FieldRule, old: Any, new: Any) -> bool:
         or (rule.touch_up_tolerant and _only_touched_up(old, new))
         or (rule.detail_tolerant and (_only_detail_added(old, new) or _only_detail_added(new, old)))
         or (rule.fuller_tolerant and _only_named_more_fully(old, new))
-        or (rule.former_tolerant and (_former_note_left_out(old, new) or _same_destination(old, new)))
+        or (rule.former_tolerant and (_former_note_left_out(old, new) or _same_destination(old, new)
+                                      or _said_now_or_next(old, new)))
         or (rule.headline_tolerant and _same_headline(old, new))
         or (rule.coarser_tolerant and (_less_precise(old, new) or _less_precise(new, old)))
         or (rule.locator_tolerant and _only_locator_added(old, new))
@@ -995,6 +996,13 @@ def _same_destination(old: str, new: str) -> bool:
         if len(gone.split()) >= 3 and plain.endswith(f" {gone}"):
             return True
     return False
+
+
+def _said_now_or_next(old: str, new: str) -> bool:
+    """A former member's destination said as where they went next or where they are now, the rest
+    alike (keys as ``_comparable`` gives them, "now" taken out: "alumni phd next scientist at x" ->
+    "alumni phd scientist at x")."""
+    return old != new and old.replace(" next ", " ") == new.replace(" next ", " ")
 
 
 def _one_preprint_label_for_another(old: str, new: str) -> bool:
