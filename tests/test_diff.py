@@ -880,7 +880,7 @@ def test_members_sharing_only_a_surname_are_two_people() -> None:
 
 def test_a_preprint_server_appearing_as_the_venue_is_not_news() -> None:
     before = [*papers(4), Paper(title="Sparse Reef Maps", year=2023)]
-    for venue in ("PsyArXiv", "arXiv preprint arXiv:2106.10866", "bioRxiv 2023"):
+    for venue in ("PsyArXiv", "arXiv preprint arXiv:2106.10866", "bioRxiv 2023", "arXiv '23"):
         assert run(before, [*papers(4), Paper(title="Sparse Reef Maps", venue=venue, year=2023)]).changes == ()
     for venue in ("Submitted to Ecology", "Under revision at Econometric Theory", "ICLR 2024"):
         change = only(run(before, [*papers(4), Paper(title="Sparse Reef Maps", venue=venue, year=2023)]))

@@ -203,7 +203,7 @@ def is_preprint_doi(doi: str | None) -> bool:
 #: "bioRxiv 2024"): what is left once the server's names, its ids and years are taken out.
 _PREPRINT_SERVER_WORDS = re.compile(
     r"\b(?:[a-z]*rxiv|corr|ssrn|osf|preprints?|e-?prints?|working papers?|abs|cs|math|stat|physics|q-bio|econ)\b"
-    r"|\b\d{4}[.\s]\d{4,5}(?:v\d+)?\b|\b(?:19|20)\d\d\b|[^\w]+|_",
+    r"|\b\d{4}[.\s]\d{4,5}(?:v\d+)?\b|\b(?:19|20)\d\d\b|\s*['’]?\b\d\d\b|[^\w]+|_",  # "arXiv '25" too
     re.I,
 )
 
