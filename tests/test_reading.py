@@ -3498,3 +3498,20 @@ def test_a_timeline_s_when_and_where_line_is_no_post_and_the_header_s_adviser_no
         ("Research Intern", "Meta FAIR"),
         ("Undergraduate Researcher", "UC Berkeley Sky Lab"),
     ]
+
+
+
+def test_a_spotlight_mark_under_a_card_leaves_the_venue_to_its_chip() -> None:
+    card = ('<article class="card"><span class="chip font-semibold">{venue}</span><h3>{title}</h3>'
+            '<p>{authors}</p>{mark}<a href="{n}.pdf">Paper</a></article>')
+    papers = [("NeurIPS 2025", "Draft Trees Revisited: Adaptive Speculative Decoding", "Lucia Ferro, Dan Ahn",
+               '<p class="text-xs italic">Spotlight</p>'),
+              ("ICLR 2025", "KV-Sieve: Query-Aware Cache Eviction for Long Contexts", "Lucia Ferro, Tobias Wend", ""),
+              ("NeurIPS 2024", "Learning to Skip: Token-Adaptive Depth", "Dan Ahn*, Lucia Ferro*, Tobias Wend",
+               '<p class="text-xs italic">* equal contribution</p>')]
+    html = '<h2>Publications</h2><div class="grid">' + "".join(
+        card.format(venue=v, title=t, authors=a, mark=m, n=n) for n, (v, t, a, m) in enumerate(papers)) + "</div>"
+    # The chip names the conference (its year is the paper's year).
+    assert [(p.title, (p.venue or "").split()[0]) for p in _of(Paper, _read(html))] == [
+        (t, v.split()[0]) for v, t, _, _ in papers
+    ]

@@ -101,6 +101,8 @@ _PAPER_LINK = AsciiFolded.of(r"^\[?\s*(?:pdf|paper|arxiv|doi|preprint|journal|pu
 #: A line's label saying that what follows is press about the work: "Media coverage: The Economist".
 _PRESS_LABEL = r"(?:media|press|news)(?: coverage| mentions?)?\s*:"
 _PRESS_LINE = re.compile(_PRESS_LABEL, re.I)
+#: How a conference presented a paper: a mark beside its venue, not the venue.
+_PRESENTED_AS = re.compile(r"(?:spotlight|oral|poster|highlight|lightning talk)(?: (?:presentation|paper|talk))?", re.I)
 #: The most characters of a line under a paper that is a legend of its marks, not part of it.
 _LEGEND_LINE = 60
 
@@ -266,8 +268,8 @@ def _italic_venue(text: str) -> bool:
     ("Journal of Elections, Public Opinion and Parties"), but not an author set in italics."""
     if is_venue(text):
         return True
-    if not any(ch.isalpha() for ch in text) or _a_legend(text):
-        return False  # an italic volume ("*19*, 8123–8136"); a legend ("* equal contribution")
+    if not any(ch.isalpha() for ch in text) or _a_legend(text) or _PRESENTED_AS.fullmatch(text.strip(" ()[].")):
+        return False  # an italic volume ("*19*, 8123–8136"); a legend ("* equal contribution"); "Spotlight"
     # Journals often name no venue word ("Blood", "Political Analysis"); a name never is one.
     words = text.split()
     # "J. Catal.", "J. Phys. Chem. C", "J. Chem. Theory Comput.": abbreviations, the last one
