@@ -3515,3 +3515,12 @@ def test_a_spotlight_mark_under_a_card_leaves_the_venue_to_its_chip() -> None:
     assert [(p.title, (p.venue or "").split()[0]) for p in _of(Paper, _read(html))] == [
         (t, v.split()[0]) for v, t, _, _ in papers
     ]
+
+
+def test_a_post_that_names_a_visitor_is_news_and_a_visitor_counter_is_not() -> None:
+    html = """<h2>News</h2><dl>
+    <dt><b>12 December 2025</b></dt><dd>Our boryl radical paper was accepted in <i>J. Am. Chem. Soc.</i> &ndash;
+    congratulations also to our visitor Mateus, who is a co-author!</dd>
+    <dt><b>15 September 2025</b></dt><dd>Welcome to Dr. Mateus Santos, who is visiting the group until February.</dd>
+    </dl><p>Visitors: 12,345</p>"""
+    assert [n.date for n in _of(NewsItem, _read(html))] == ["2025-12-12", "2025-09-15"]

@@ -65,7 +65,9 @@ LINK_WORDS = AsciiFolded.of(rf"^(?:\[?\s*)?(?:{_LINK_LABELS})(?:\s*\]?)?$")
 #: Buttons side by side with no separator between their labels: "Download CV Google Scholar".
 _LINK_RUN = AsciiFolded.of(rf"^(?:(?:{_LINK_LABELS})\s+){{1,4}}(?:{_LINK_LABELS})$")
 _NOISE = re.compile(
-    r"last (?:updated|modified|update|reviewed)|updated on|next review|review due|visitors?\b|visitor count"
+    r"last (?:updated|modified|update|reviewed)|updated on|next review|review due|visitor count"
+    # A counter ("Visitors: 12,345", "You are visitor no. 123"), not a post's word ("our visitor Mateus").
+    r"|\bvisitors?\s*(?:[:#]|no\b|number\b|since\b)|^\W*visitors?\W*[\d,.]+\W*$"
     r"|page views|hits since|you are visitor|^page \d+ of \d+$"
     r"|^\W*(?:hits|views|reads|read \d+ times)\s*:?\s*[\d,.]*\W*$"
     r"|copyright|©|all rights reserved|powered by|built with|theme by|hosted (?:on|by)|back to top"
