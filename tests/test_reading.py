@@ -3524,3 +3524,14 @@ def test_a_post_that_names_a_visitor_is_news_and_a_visitor_counter_is_not() -> N
     <dt><b>15 September 2025</b></dt><dd>Welcome to Dr. Mateus Santos, who is visiting the group until February.</dd>
     </dl><p>Visitors: 12,345</p>"""
     assert [n.date for n in _of(NewsItem, _read(html))] == ["2025-12-12", "2025-09-15"]
+
+
+
+def test_a_cv_s_degree_in_its_field_is_no_paper() -> None:
+    row = ('<li class="list-group-item d-flex"><span>{what}</span><span class="text-muted">{when}</span></li>')
+    rows = [("Senior Lecturer in Particle Physics, University of Harlow", "2022–present"),
+            ("Research Fellow, CERN, Geneva", "2016–2019"),
+            ("Dr. rer. nat. in Physics, Ruprecht University Heidelberg", "2013")]
+    html = ('<h2>CV</h2><h3>Positions &amp; education</h3><ul class="list-group">'
+            + "".join(row.format(what=w, when=d) for w, d in rows) + "</ul>")
+    assert _of(Paper, _read(html)) == []

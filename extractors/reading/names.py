@@ -127,6 +127,21 @@ _DEGREE_LIST = re.compile(
 )
 
 
+#: A degree and its field, as a CV's education line names them: "Ph.D., Philosophy", "M.Sc. in Physics",
+#: "Dr. rer. nat. (Physics)".
+_DEGREE_IN_A_FIELD = re.compile(
+    rf"(?:{_DEGREES}|{_SURNAME_LIKE_DEGREES}|dr\.?\s*rer\.?\s*nat|dr\.?\s*phil|diplom\S*|habilitation)\.?"
+    r"(?![^\W\d_])(?:(?:\s*[,(]\s*|\s+in\s+)(?P<field>[^,;:()]{1,60})\)?)?",
+    re.I,
+)
+
+
+def is_degree_in_a_field(text: str) -> bool:
+    """Whether a text names only a degree and its field (no thesis: a thesis is a work)."""
+    found = _DEGREE_IN_A_FIELD.fullmatch(text.strip(" .,"))
+    return found is not None and not re.search(r"thesis|dissertation", found["field"] or "", re.I)
+
+
 def is_degree_list(text: str) -> bool:
     """Whether a text is only degrees ("Ph.D., P.Eng.", "MD, MPH"): letters after a name, not a role."""
     return _DEGREE_LIST.fullmatch(text.strip(" ()[]")) is not None

@@ -17,7 +17,13 @@ from extractors.reading.awards import paper_award
 from extractors.reading.context import LINK_WORDS, Context, Reading, is_counted_label, is_noise, is_prose
 from extractors.reading.dates import century_year, leading_date, parse_date_text
 from extractors.reading.entries import Entry, is_menu_item
-from extractors.reading.names import author_prefix, is_person_name, looks_like_authors, split_author_list
+from extractors.reading.names import (
+    author_prefix,
+    is_degree_in_a_field,
+    is_person_name,
+    looks_like_authors,
+    split_author_list,
+)
 from extractors.reading.tree import Span
 from watcher.records import Paper
 from watcher.text import AsciiFolded, clean_text, clean_title, find_arxiv, find_doi, parse_year
@@ -338,6 +344,8 @@ def read_paper(entry: Entry, context: Context) -> Reading | None:
     )
     if (words < 2 and not _CHAPTER.match(lines[0])) or words > 50 or names or is_link_label(title):
         return None
+    if is_degree_in_a_field(title):
+        return None  # "Ph.D., Philosophy", "Dr. rer. nat.": a CV's degree over its thesis, not a work
     if words <= 8 and (is_venue(title) or parse_date_text(_DATE_LABEL.sub("", title))):
         return None  # "CVPR, 2025" on a line of its own is where a paper appeared, not one; a date is when
     if (dated := _NAME_AND_MONTH.match(title)) and len(parse_date_text(dated["date"]) or "") > 4:
