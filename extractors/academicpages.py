@@ -245,13 +245,19 @@ def _find_edge_date(pattern: re.Pattern[str], line: str, *, leading: bool) -> re
     return None
 
 
+#: A labelled note closing a position's line: "(supervisor: Dr. Mateus Ruiz)", "(advisor: X)".
+_TRAILING_NOTE = re.compile(r"\s*\((?:co-?)?(?:supervisor|advisor|adviser|mentor|host|pi)s?\s*:[^()]*\)\s*$", re.I)
+
+
 def parse_role_line(line: str) -> Role | None:
     """``2023/06 - Present Principal Scientist, **Org**`` or ``Title, Org, 2017-2020`` as a Role.
 
     The organisation is the bold part (with what follows it), else what follows the
     first comma (or " at "). Lines without a date are not positions (skills, notes).
     """
-    dated = take_dates(line)
+    # Entities as a Markdown page may write them ("&mdash;"), and a note after the dates
+    # ("(supervisor: Dr. X)"): neither is the post.
+    dated = take_dates(_TRAILING_NOTE.sub("", html.unescape(line)))
     if not dated.dated or not dated.text:
         return None
     text = dated.text

@@ -43,6 +43,13 @@ def test_seed_about_page_gives_eight_experiences_and_seven_projects() -> None:
     assert len(projects) == 7
 
 
+def test_a_position_line_with_entities_and_a_supervisor_note_is_read() -> None:
+    line = ("**Postdoctoral Researcher**, Mesoscale Group, Ashgrove Center for Research &mdash; Sep 2023&ndash;present "
+            "(supervisor: Dr. Mateus Ruiz)")
+    assert parse_role_line(line) == Role(title="Postdoctoral Researcher", organization="Mesoscale Group, Ashgrove "
+                                         "Center for Research", start="2023-09", end=None)
+
+
 def test_role_line_shapes() -> None:
     assert parse_role_line("* 2023/06 - Present Principal Scientist, **Acme Labs**.".lstrip("* ")) == Role(
         title="Principal Scientist", organization="Acme Labs", start="2023-06", end=None
