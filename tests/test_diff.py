@@ -373,6 +373,10 @@ def test_a_post_with_its_unit_left_out_and_its_start_month_given_is_the_same_pos
     # Another place, or another year, is news.
     moved = [*papers(4), Role(title="Research Assistant", organization="Tollund College", start="2019", end="2020")]
     assert sorted(c.change for c in run(before, moved).changes) == ["added", "removed"]
+    # Its units named in another order are the same place.
+    reordered = [*papers(4), Role(title="Research Assistant", organization="Pellham College, Coastal Studies Program",
+                                  start="2019", end="2020")]
+    assert not run(before, reordered).changes
     redated = [*papers(4), Role(title="Research Assistant", organization="Pellham College", start="2018-09",
                                 end="2020")]
     assert only(run(before, redated)).delta == {"start": {"old": "2019", "new": "2018-09"}}

@@ -1176,7 +1176,11 @@ _AWARD_STANDING = frozenset({
 
 
 def _only_named_more_fully(old: str, new: str) -> bool:
-    """One's words are all the other's, at its start or its end, and the rest tells no standing."""
+    """One's words are all the other's, at its start or its end, and the rest tells no standing; or
+    the same words in another order ("Storm Section, Nordhaven Institute" -> "Nordhaven Institute,
+    Storm Section")."""
+    if old != new and sorted(old.split()) == sorted(new.split()):
+        return True
     short, long = sorted((old.split(), new.split()), key=len)
     if len(short) < 2 or len(short) == len(long):
         return False
