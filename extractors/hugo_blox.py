@@ -315,7 +315,9 @@ def rendered_records(html: str) -> list[Record]:
     records: list[Record] = []
     for item in tree.css(".pub-list-item, .view-list-item, .view-compact, .view-card"):
         href = _title_link(item) or ""
-        is_post = re.search(r"/(?:post|blog|news|event|talk)s?/", href) is not None
+        if re.search(r"/(?:event|talk)s?/", href):
+            continue  # a talk the theme lists beside the posts: not the site's news, nor a paper
+        is_post = re.search(r"/(?:post|blog|news)s?/", href) is not None
         record = _rendered_post(item) if is_post else _rendered_paper(item)
         if record is not None:
             records.append(record)

@@ -247,3 +247,20 @@ awards:
         ("Assistant Professor of Mathematics", "Felsmere University", "2022-07-01"),
     ]
     assert [(a.title, a.year) for a in records if isinstance(a, Award)] == [("Rolfe Prize", 2025)]
+
+
+def test_a_built_page_s_talks_are_neither_news_nor_papers_beside_its_posts() -> None:
+    item = ('<div class="media stream-item view-compact"><div class="media-body"><div class="section-subheading '
+            'article-title"><a href="/{kind}/{slug}/">{title}</a></div><div class="article-style">{summary}</div>'
+            '<div class="stream-meta article-metadata"><span class="article-date">{date}</span></div></div></div>')
+    talks = [("talk", "dagstuhl-2026", "Counterexamples as Teachers", "A seminar talk.", "Feb 19, 2026"),
+             ("event", "pldi-2025", "Learning Invariants the Hard Way", "A workshop keynote.", "Jun 16, 2025")]
+    posts = [("post", "new-student", "Welcome to our new PhD student", "Ana joins the group.", "Sep 2, 2025")]
+    page = f"""<html><head><meta name="generator" content="Wowchemy 5.7.0 for Hugo"></head><body>
+    <section id="talks"><h1>Recent &amp; Upcoming Talks</h1>{"".join(item.format(kind=k, slug=s, title=t,
+    summary=m, date=d) for k, s, t, m, d in talks)}</section>
+    <section id="posts"><h1>News</h1>{"".join(item.format(kind=k, slug=s, title=t, summary=m, date=d)
+    for k, s, t, m, d in posts)}</section></body></html>"""
+    records = EXTRACTOR.read(Document(url="https://jd.example.org/", text=page))[0]
+    assert [n.text for n in records if isinstance(n, NewsItem)] == ["Welcome to our new PhD student"]
+    assert [p for p in records if isinstance(p, Paper)] == []
