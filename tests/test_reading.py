@@ -3535,3 +3535,15 @@ def test_a_cv_s_degree_in_its_field_is_no_paper() -> None:
     html = ('<h2>CV</h2><h3>Positions &amp; education</h3><ul class="list-group">'
             + "".join(row.format(what=w, when=d) for w, d in rows) + "</ul>")
     assert _of(Paper, _read(html)) == []
+
+
+def test_a_pandoc_cv_s_service_section_is_a_part_of_the_page_not_a_record_of_the_introduction() -> None:
+    html = """<header id="title-block-header"><h1 class="title">Amara Holloway, PhD</h1></header>
+    <section id="contact" class="level2"><h2>Contact</h2><p>Department of Epidemiology, Ridgeford University</p>
+    <p>aholloway@ridgeford.edu</p></section>
+    <section id="appointments" class="level2"><h2>Appointments</h2><dl>
+    <dt>2021–present</dt><dd>Assistant Professor, Department of Epidemiology, Ridgeford University</dd></dl></section>
+    <section id="service" class="level2"><h2>Service</h2><section id="institutional" class="level3">
+    <h3>Institutional</h3><ul><li>Doctoral Admissions Committee, Department of Epidemiology (2022–present)</li>
+    <li>Faculty mentor, First-Generation Graduate Students Network (2021–present)</li></ul></section></section>"""
+    assert [r.title for r in _of(Role, _read(html))] == ["Assistant Professor"]

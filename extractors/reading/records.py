@@ -23,7 +23,13 @@ from dataclasses import dataclass, field
 from extractors.reading.dates import leading_date, only_a_span, parse_date_text
 from extractors.reading.names import is_person_name
 from extractors.reading.tree import Box, Line
-from extractors.reading.vocabulary import heading_kind, is_funding_lead, is_intro_heading, is_year_heading
+from extractors.reading.vocabulary import (
+    heading_kind,
+    is_funding_lead,
+    is_intro_heading,
+    is_unlisted_heading,
+    is_year_heading,
+)
 
 __all__ = ["Group", "find_groups", "is_header_row", "is_heading_line", "signature"]
 
@@ -146,7 +152,11 @@ def _sections_in(box: Box, sections: dict[int, int]) -> int:
             continue
         if child.level:
             # "Hollis Grant" heads a card, though a surname names an honour.
-            if (heading_kind(child.text) and not is_person_name(child.text)) or is_intro_heading(child.text):
+            if (
+                (heading_kind(child.text) and not is_person_name(child.text))
+                or is_intro_heading(child.text)
+                or is_unlisted_heading(child.text)  # "Service", "Contact": a part of the page too
+            ):
                 count += 1
         else:
             count += sections.get(id(child), 0)
