@@ -3547,3 +3547,14 @@ def test_a_pandoc_cv_s_service_section_is_a_part_of_the_page_not_a_record_of_the
     <h3>Institutional</h3><ul><li>Doctoral Admissions Committee, Department of Epidemiology (2022–present)</li>
     <li>Faculty mentor, First-Generation Graduate Students Network (2021–present)</li></ul></section></section>"""
     assert [r.title for r in _of(Role, _read(html))] == ["Assistant Professor"]
+
+
+def test_a_wiki_s_edit_links_beside_its_year_headings_are_furniture() -> None:
+    edit = ('<span class="mw-editsection"><span class="mw-editsection-bracket">[</span><a href="/w/index.php?'
+            'action=edit&amp;section={n}">edit</a><span class="mw-editsection-bracket">]</span></span>')
+    html = "<h1>Publications</h1>" + "".join(
+        f'<h2><span class="mw-headline">{year}</span>{edit.format(n=n)}</h2><ul><li>Ana Lima, Bo Chen. '
+        f"<i>Sleep spindles in mice number {n}</i>. J. Neurosci. {year}.</li></ul>"
+        for n, year in enumerate((2024, 2023)))
+    assert [p.year for p in _of(Paper, _read(html))] == [2024, 2023]
+    assert all("edit" not in p.title for p in _of(Paper, _read(html)))

@@ -179,6 +179,8 @@ _FURNITURE = frozenset({
     "categories", "listing-categories", "tags", "post-tags", "tag-list",
     # A dialog a button opens ("Cite" with its Copy and Download buttons).
     "modal",
+    # A wiki's "[edit]" link beside each heading.
+    "mw-editsection", "editsection",
 })
 
 
