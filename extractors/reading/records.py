@@ -15,6 +15,7 @@ where records are.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Callable, Iterable
@@ -143,6 +144,16 @@ def _lone_card(box: Box, group: Group, repeated: dict[tuple[str, str], int]) -> 
     return largest is not None and group.members[0].size <= 2 * largest
 
 
+@functools.lru_cache(maxsize=4096)
+def _heads_a_part(text: str) -> bool:
+    """A heading that names a part of the page: a kind of item ("Publications"; "Hollis Grant" heads a
+    card, though a surname names an honour), an introduction, or things not reported ("Service")."""
+    kind = heading_kind(text)
+    if kind:
+        return not is_person_name(text)
+    return is_intro_heading(text) or is_unlisted_heading(text)
+
+
 def _sections_in(box: Box, sections: dict[int, int]) -> int:
     """How many section headings a box holds: headings that name a kind of item ("Publications",
     "Students"); a card's heading (a person's name, a paper's title) is not one."""
@@ -151,12 +162,7 @@ def _sections_in(box: Box, sections: dict[int, int]) -> int:
         if type(child) is not Box:
             continue
         if child.level:
-            # "Hollis Grant" heads a card, though a surname names an honour.
-            if (
-                (heading_kind(child.text) and not is_person_name(child.text))
-                or is_intro_heading(child.text)
-                or is_unlisted_heading(child.text)  # "Service", "Contact": a part of the page too
-            ):
+            if _heads_a_part(child.text):
                 count += 1
         else:
             count += sections.get(id(child), 0)
