@@ -1124,13 +1124,6 @@ def _only_touched_up(old: str, new: str) -> bool:
 
 #: Words that start a position's field: "Professor of X", "PhD student in Y".
 _QUALIFIER_START = frozenset({"of", "in", "for"})
-#: A degree's letters, as keys give them ("b s", "bsc", "m a", "ph d").
-_DEGREE_LETTERS = (["b", "s"], ["b", "sc"], ["b", "a"], ["m", "s"], ["m", "sc"], ["m", "a"], ["ph", "d"], ["bs"],
-                   ["bsc"], ["ba"], ["ms"], ["msc"], ["ma"], ["phd"], ["mph"], ["meng"], ["beng"])
-
-
-def _opens_with_a_degree(words: list[str]) -> bool:
-    return any(words[: len(letters)] == letters and len(words) > len(letters) for letters in _DEGREE_LETTERS)
 #: Words that make a new position of an old one, whatever else is put in.
 _POSITION_WORDS = frozenset({
     "alumni", "alumnus", "alumna", "former", "emeritus", "emerita", "now", "graduated", "left", "retired",
@@ -1143,6 +1136,13 @@ _GENERIC_NOUNS = (["researcher"], ["student"], ["member"])
 #: A fellow of these is the position itself ("Research Fellow"), not an honour beside one.
 _FELLOW_POSITIONS = frozenset({"research", "postdoctoral", "teaching", "graduate", "junior", "senior", "visiting",
                                "clinical", "doctoral", "predoctoral", "postgraduate", "fellow"})
+#: A degree's letters, as keys give them ("b s", "bsc", "m a", "ph d").
+_DEGREE_LETTERS = (["b", "s"], ["b", "sc"], ["b", "a"], ["m", "s"], ["m", "sc"], ["m", "a"], ["ph", "d"], ["bs"],
+                   ["bsc"], ["ba"], ["ms"], ["msc"], ["ma"], ["phd"], ["mph"], ["meng"], ["beng"])
+
+
+def _opens_with_a_degree(words: list[str]) -> bool:
+    return any(words[: len(letters)] == letters and len(words) > len(letters) for letters in _DEGREE_LETTERS)
 
 
 def _only_detail_added(old: str, new: str) -> bool:

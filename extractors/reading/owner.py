@@ -244,9 +244,6 @@ _STATE_CODE = re.compile(r",\s*[A-Z]{2}\b")
 _PLACE_OR_NUMBER = re.compile(r"^[\w .'-]+,\s*[A-Z]{2}\b|^\d")
 
 
-
-
-
 def read_header_roles(lines: Sequence[str]) -> list[Role]:
     """The page owner's position from its header lines: a short title line, then the organisation."""
     roles: list[Role] = []

@@ -240,7 +240,6 @@ def _date_beside_text(group: Group) -> bool:
     )
 
 
-
 def _columns(runs: Iterable[list[Box]]) -> set[int]:
     """Sibling blocks of one shape that each open with a heading naming a different kind ("Latest
     News" beside "Honors"): columns of the page, though each holds one section only. Posts whose

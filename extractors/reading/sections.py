@@ -108,7 +108,6 @@ class Section:
         # A person's section holds their biography, which runs longer than a card's few lines.
         return self.size <= (_BIO_CARD_SIZE if is_person_name(self.heading) else _CARD_SIZE)
 
-
     def _named_like_its_siblings(self) -> bool:
         """A person's name among two or more sibling sections headed by people's names alone."""
         if self.parent is None or not is_person_name(self.heading):
