@@ -15,7 +15,7 @@ from contextvars import ContextVar
 from datetime import date
 
 __all__ = ["DATE", "SEASONS", "DateRange", "century_year", "day_first_where_written", "find_date", "find_range",
-           "full_end_year", "leading_date", "only_a_span", "parse_date_text"]
+           "full_end_year", "leading_date", "only_a_span", "only_a_when", "parse_date_text"]
 
 _MONTH_NAMES = (
     r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
@@ -228,6 +228,11 @@ def only_a_span(text: str) -> bool:
     """A span of dates and nothing else: "2019–2026", "Jan 2026 – Present"."""
     span = find_range(text)
     return span is not None and not text[: span[2]].strip() and not text[span[3] :].strip(" .,;")
+
+
+def only_a_when(text: str) -> bool:
+    """A date or a span of dates, and nothing else: "February 2026", "2019–2026"."""
+    return parse_date_text(text.strip()) is not None or only_a_span(text)
 
 
 def full_end_year(start: str, last_two: str) -> str | None:

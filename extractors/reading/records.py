@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from extractors.reading.dates import leading_date, only_a_span, parse_date_text
+from extractors.reading.dates import leading_date, only_a_when, parse_date_text
 from extractors.reading.names import is_person_name
 from extractors.reading.tree import Box, Line
 from extractors.reading.vocabulary import (
@@ -235,7 +235,7 @@ def _date_beside_text(group: Group) -> bool:
     return (
         bool(rest)
         and first.size <= _DATE_CELL
-        and (parse_date_text(first.text) is not None or only_a_span(first.text))
+        and only_a_when(first.text)
         and all(parse_date_text(member.text) is None for member in rest)
     )
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from extractors.reading.context import Context, Reading, is_noise
-from extractors.reading.dates import SEASONS, find_range, only_a_span, parse_date_text
+from extractors.reading.dates import SEASONS, find_range, only_a_span, only_a_when, parse_date_text
 from extractors.reading.entries import Entry
 from extractors.reading.names import is_person_name
 from extractors.reading.people import ROLE_WORDS
@@ -71,14 +71,14 @@ def read_role(entry: Entry, context: Context) -> Reading | None:
     lines = [line for line in entry.lines if not is_noise(line)]
     if len(lines) > 1 and not entry.cells and is_person_name(lines[0]):
         lines = lines[1:]  # a page's masthead: its owner's name over the post they hold
-    if lines and len(pieces := PIECE_SEPARATOR.split(lines[0], maxsplit=1)) == 2 and _when(pieces[0]):
+    if lines and len(pieces := PIECE_SEPARATOR.split(lines[0], maxsplit=1)) == 2 and only_a_when(pieces[0]):
         if len(lines) == 1:
             return None  # "2020 – 2022 · Berkeley, CA" alone: when and where, no post
         lines = [pieces[0], *lines[1:]]  # "Summer 2025 · London, UK" over "Google DeepMind — Research Intern"
     if not lines:
         return None
     role = _stated_role(entry, lines, bold)
-    if role is None or _when(role.title):
+    if role is None or only_a_when(role.title):
         return None  # "Summer 2025" over "London, UK": when and where, no post
     # "Consultant (2025–Present)" over "Sony Interactive Entertainment": the title line, then where; or
     # the dates on a line of their own, the title, then where ("Jan 2026 – Present", "Lecturer", "X · Town").
@@ -172,11 +172,6 @@ def _names_a_post(line: str) -> bool:
 
 #: What parts a line's pieces: a place's town after a middle dot ("University of X · Madison, Wisconsin").
 PIECE_SEPARATOR = re.compile(r"\s+[·•|]\s+")
-
-
-def _when(text: str) -> bool:
-    """A date or a span of dates, and nothing else."""
-    return parse_date_text(text.strip()) is not None or only_a_span(text)
 
 
 def _names_a_place(line: str) -> bool:
