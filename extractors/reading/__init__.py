@@ -28,11 +28,11 @@ from extractors.reading.classify import READERS, Decision, read_list
 from extractors.reading.context import Context, is_noise
 from extractors.reading.dates import parse_date_text
 from extractors.reading.entries import Entry, entry_of_box, entry_of_card, entry_of_lines, is_menu_item, table_columns
-from extractors.reading.names import is_name_with_degrees, is_person_name
+from extractors.reading.names import is_person_name
 from extractors.reading.owner import read_bio_roles, read_header_roles, read_tagline_roles, without_advisers
 from extractors.reading.records import Group, find_groups
 from extractors.reading.roles import ORG_WORDS, dedupe_roles
-from extractors.reading.sections import Placed, Section, segment
+from extractors.reading.sections import Placed, Section, announced_kind, segment
 from extractors.reading.tree import (
     Box,
     Line,
@@ -404,7 +404,7 @@ def _announced(section: Section) -> str | None:
     """The kind the section's own heading, or the nearest heading above it, announces."""
     current: Section | None = section
     while current is not None:
-        if current.heading and (kind := _heading_kind(current.heading)):
+        if current.heading and (kind := announced_kind(current.heading)):
             return kind
         current = current.parent
     return None
@@ -458,19 +458,12 @@ def _in_sidebar(section: Section) -> bool:
     return current is not None
 
 
-def _heading_kind(heading: str) -> str | None:
-    """The kind a section's heading announces; the owner's name with their degrees ("Jane Doe,
-    Ph.D.") heads their page, not a list of PhDs."""
-    kind = heading_kind(heading)
-    return None if kind is None or is_name_with_degrees(heading) else kind
-
-
 def _under_unlisted(section: Section) -> bool:
     """Whether the nearest heading that says anything names things not reported ("Teaching")."""
     current: Section | None = section
     while current is not None:
         if current.heading:
-            if _heading_kind(current.heading):
+            if announced_kind(current.heading):
                 return False
             if is_unlisted_heading(current.heading):
                 return True
@@ -488,7 +481,7 @@ def _context(section: Section) -> Context:
     while current is not None:
         heading = current.heading
         if heading:
-            found = _heading_kind(heading)
+            found = announced_kind(heading)
             if kind is None and found is None and (is_unlisted_heading(heading) or is_intro_heading(heading)):
                 return Context(section.path, None, heading, date, alumni, unlisted=True)
             if kind is not None and found != kind:

@@ -28,7 +28,7 @@ from extractors.reading.vocabulary import (
     is_year_heading,
 )
 
-__all__ = ["Placed", "Section", "segment"]
+__all__ = ["Placed", "Section", "announced_kind", "segment"]
 
 #: Elements that end the scope of the headings inside them.
 _SECTIONING = frozenset({"section", "article", "aside", SIDEBAR, "main", "body", "header"})
@@ -92,9 +92,8 @@ class Section:
         """Whether this section is one record: a title-like heading over a small body."""
         if self.children or not self.heading or is_year_heading(self.heading):
             return False
-        if heading_kind(self.heading) and not (is_name_with_degrees(self.heading) or self._named_like_its_siblings()):
-            # "PhD Students" names a group; "Philippa Rowntree, PhD" a person, degree and all, and so
-            # does "Hollis Grant" among cards headed by other people's names.
+        if announced_kind(self.heading) and not self._named_like_its_siblings():
+            # "PhD Students" names a group; "Hollis Grant" a person among cards headed by other people's names.
             return False
         if is_unlisted_heading(self.heading) or is_intro_heading(self.heading):
             return False  # "Teaching", "References", "About me": a part of the page, not one record
@@ -118,6 +117,13 @@ class Section:
             if other is not self and other.heading and is_person_name(other.heading) and not heading_kind(other.heading)
         )
         return named >= 2
+
+
+def announced_kind(heading: str) -> str | None:
+    """The kind of item a section's heading announces; a person's name with their degrees
+    ("Philippa Rowntree, PhD", "Jane Doe, Ph.D.") heads a person or their page, not a list of PhDs."""
+    kind = heading_kind(heading)
+    return None if kind is None or is_name_with_degrees(heading) else kind
 
 
 _CARD_SIZE = 600
