@@ -141,10 +141,11 @@ def reconcile_moves(session: Session, source_ids: Sequence[int], since: datetime
         echoed = {id(c) for c in echoes}
         new = [c for c in arrived if id(c) not in echoed]
         if new:
-            already = _already_on_site(session, new, site_sources[site], since)
-            dropped.extend(already)
-            told = [c for c in new if c not in already]
-            dropped.extend(_echoed_modifications(session, site_sources[site], since, told))
+            already = {id(c) for c in _already_on_site(session, new, site_sources[site], since)}
+            dropped.extend(c for c in new if id(c) in already)
+            posts = [c for c in new if c.kind == "role" and id(c) not in already]
+            if posts:
+                dropped.extend(_echoed_modifications(session, site_sources[site], since, posts))
         left = [c for c in group if c.change == "removed" and id(c) not in merged]
         if left:
             dropped.extend(_still_on_site(session, left, _reading_sources(session, site_sources[site])))
@@ -206,10 +207,11 @@ def _already_on_site(session: Session, added: list[Change], site: list[int], sin
     return _held_elsewhere(session, added, site, lambda c: c.after, held, same_state=True)
 
 
-def _echoed_modifications(session: Session, site: list[int], since: datetime, added: list[Change]) -> list[Change]:
-    """Posts modified into a state another page of the site added in this run (a biography's post
-    now "Professor" where the CV adds its "Professor" line beside the old one, ended): the CV's
-    addition tells it, with its dates. A paper's new venue stays one modified paper."""
+def _echoed_modifications(session: Session, site: list[int], since: datetime, posts: list[Change]) -> list[Change]:
+    """Posts modified into a state that one of ``posts`` (added on another page of the site in this
+    run) holds: a biography's post now "Professor" where the CV adds its "Professor" line beside the
+    old one, ended. The CV's addition tells it, with its dates. A paper's new venue stays one
+    modified paper."""
     modified = session.scalars(
         select(Change)
         .where(Change.source_id.in_(site), Change.kind == "role", Change.detected_at >= since,
@@ -218,7 +220,7 @@ def _echoed_modifications(session: Session, site: list[int], since: datetime, ad
     ).all()
     dropped: list[Change] = []
     for source_id in dict.fromkeys(c.source_id for c in modified):
-        told = [_stored(c, c.after) for c in added if c.kind == "role" and c.source_id != source_id]
+        told = [_stored(c, c.after) for c in posts if c.source_id != source_id]
         if told:
             page = [c for c in modified if c.source_id == source_id]
             dropped.extend(page[i] for i, _j, _delta in pair_items([_stored(c, c.after) for c in page], told))
