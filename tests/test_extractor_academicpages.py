@@ -25,6 +25,11 @@ SEED = Path("/work/shared/seeds/004_50cfe966801e3d1e.txt")
 EXTRACTOR = AcademicPagesExtractor()
 
 
+def _news_of(markdown: str) -> list[NewsItem]:
+    """The news items a page's typed sections give."""
+    return [r for r in read_sections(markdown_sections(markdown))[0] if isinstance(r, NewsItem)]
+
+
 def _markdown(text: str) -> Document:
     return Document(url="https://example.org/_pages/about.md", text=text, content_type="text/markdown")
 
@@ -83,7 +88,7 @@ def test_role_line_shapes() -> None:
 def test_a_news_date_set_in_bold_leaves_no_markup_behind() -> None:
     body = "## News\n* **Sep 2025**: I started a postdoc at [Calder](https://x.example.org).\n"
     body += "* **[Aug 2025]** Defended!\n"
-    news = [r for r in read_sections(markdown_sections(body))[0] if isinstance(r, NewsItem)]
+    news = _news_of(body)
     assert [(n.date, n.text, n.url) for n in news] == [
         ("2025-09", "I started a postdoc at Calder.", "https://x.example.org"),
         ("2025-08", "Defended!", None),
@@ -93,7 +98,7 @@ def test_a_news_date_set_in_bold_leaves_no_markup_behind() -> None:
 def test_a_news_line_dated_to_the_day_keeps_its_date_out_of_its_text() -> None:
     body = "News\n======\n* *October 2, 2025* — I received the **Early Investigator Award**.\n"
     body += "* **05 Sep 2023**: I was inducted as a Fellow of the Academy.\n"
-    news = [r for r in read_sections(markdown_sections(body))[0] if isinstance(r, NewsItem)]
+    news = _news_of(body)
     assert [(n.date, n.text) for n in news] == [
         ("2025-10-02", "I received the Early Investigator Award."),
         ("2023-09-05", "I was inducted as a Fellow of the Academy."),
@@ -102,11 +107,11 @@ def test_a_news_line_dated_to_the_day_keeps_its_date_out_of_its_text() -> None:
 
 def test_a_news_line_is_dated_by_its_leading_date_and_a_news_table_is_read() -> None:
     body = "## News\n* **May 2025**: Awarded the dissertation fellowship for 2025–26.\n"
-    news = [r for r in read_sections(markdown_sections(body))[0] if isinstance(r, NewsItem)]
+    news = _news_of(body)
     assert [(n.date, n.text) for n in news] == [("2025-05", "Awarded the dissertation fellowship for 2025–26.")]
     table = "News\n======\n| | |\n|:--|:--|\n| May 2025 | Awarded the dissertation fellowship for 2025–26. |\n"
     table += "| Apr 2025 | Started three new projects on air quality alerts. |\n"
-    news = [r for r in read_sections(markdown_sections(table))[0] if isinstance(r, NewsItem)]
+    news = _news_of(table)
     assert [(n.date, n.text) for n in news] == [
         ("2025-05", "Awarded the dissertation fellowship for 2025–26."),
         ("2025-04", "Started three new projects on air quality alerts."),
